@@ -1,0 +1,1 @@
+"""Belief tracking: possible-location sets (Police 07) and Bayesian role inference."""

@@ -1,0 +1,176 @@
+"""Where can Dr. Factor be? Exact possible-location sets from a detective's view (reference version).
+
+The set starts at his start stop and is pushed through each logged ticket: every stop one link of
+that ticket's line(s) away (a joker: any line, water included), minus the stops detectives stand
+on when he moves; a shown move or a voluntary show narrows it to one stop; every stop a detective
+reaches without a capture is struck out. Sampling walks back from a drawn current stop through the
+stored sets, so the whole sampled path is consistent with the view (Nijssen & Winands 2012,
+"Monte-Carlo Tree Search for the Hide-and-Seek Game Scotland Yard", determinization over possible
+locations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from solver.core import JSON, Action, BadStateError
+from solver.games.police07 import codec
+
+if TYPE_CHECKING:
+    from solver.games.police07.rules import Police07Game
+
+_JOKER_LINES = (0, 1, 2, 3)
+
+
+@dataclass
+class FactorTrack:
+    """The possible-location sets along Dr. Factor's moves, as a detective sees them."""
+
+    start: int
+    #: per Factor move: (history index, lines ridden, set before the move)
+    moves: list[tuple[int, tuple[int, ...], frozenset[int]]] = field(default_factory=list)
+    #: the set now
+    now: set[int] = field(default_factory=set)
+
+
+def _fail(index: int, text: str, why: str) -> BadStateError:
+    return BadStateError(f"police07 view: history[{index}] {text!r}: {why}")
+
+
+def track_factor(game: Police07Game, view: JSON) -> FactorTrack:
+    """Replay a view's history and return the possible-location sets (BadStateError if none)."""
+    history = view.get("history")
+    if not isinstance(history, list):
+        raise BadStateError("police07 view: 'history' must be a list of [piece, text]")
+    nbrs = game.board.neighbours
+    det = [0] * game.num_pieces
+    track = FactorTrack(start=0)
+    current: set[int] = set()
+    last = len(history) - 1
+    winner = view.get("winner")
+    shown_now = (view.get("factor") or {}).get("stop")
+    for i, item in enumerate(history):
+        if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
+                or not isinstance(item[1], str) or not 0 <= item[0] < game.num_pieces):
+            raise BadStateError(f"police07 view: history[{i}] must be [piece, text], not {item!r}")
+        piece, text = item
+        words = text.split()
+        head = words[0] if words else ""
+        stop = int(words[-1]) if words and words[-1].isdigit() else 0
+        if head in ("start", "place"):
+            if piece == 0:
+                track.start = stop
+                current = {stop}
+            else:
+                det[piece] = stop
+            continue
+        if piece == 0:
+            if head in ("double", "take"):
+                continue
+            if head == "show":
+                if stop not in current:
+                    raise _fail(i, text, "he cannot be at that stop")
+                current = {stop}
+                continue
+            if head not in codec.TICKET_NAMES[:4] or not (stop or words[-1] == "?"):
+                raise _fail(i, text, "not a Dr. Factor move as a detective sees it")
+            lines = _JOKER_LINES if head == "joker" else (codec.TICKET_NAMES.index(head),)
+            blocked = set(det)
+            image = {n for s in current for line in lines for n in nbrs[line][s]} - blocked
+            if stop:
+                image &= {stop}
+            if not image:
+                raise _fail(i, text, "no stop is consistent with the moves so far")
+            track.moves.append((i, lines, frozenset(current)))
+            current = image
+        elif head != "pass":
+            det[piece] = stop
+            if i == last and winner == "detectives" and shown_now == stop:
+                current &= {stop}  # the capture
+            else:
+                current.discard(stop)
+            if not current:
+                raise _fail(i, text, "it strikes out the last stop Dr. Factor could be at")
+    if isinstance(shown_now, int):
+        current &= {shown_now}
+        if not current:
+            raise BadStateError(f"police07 view: Dr. Factor cannot be at {shown_now}")
+    track.now = current
+    return track
+
+
+def possible_locations(game: Police07Game, view: JSON) -> set[int]:
+    """The exact set of stops Dr. Factor may be at, given a detective's view JSON."""
+    if view.get("role") == "factor":
+        stop = (view.get("factor") or {}).get("stop")
+        return {stop} if isinstance(stop, int) else set()
+    return set(track_factor(game, view).now)
+
+
+def sample_path(
+    game: Police07Game, track: FactorTrack, rng: np.random.Generator,
+    belief: Mapping[int, float] | None = None,
+) -> list[int]:
+    """Draw Dr. Factor's stop after each of his moves: the last from ``belief`` (weights per stop,
+    uniform when None or all zero), each earlier one uniformly among the consistent predecessors."""
+    if track.start == 0:
+        return []  # free start: Dr. Factor has not placed his piece yet
+    now = sorted(track.now)
+    weights = np.array([max(0.0, float(belief.get(s, 0.0))) for s in now]) if belief else None
+    if weights is not None and weights.sum() > 0:
+        stop = now[int(rng.choice(len(now), p=weights / weights.sum()))]
+    else:
+        stop = now[int(rng.integers(len(now)))]
+    nbrs = game.board.neighbours
+    path = [stop]
+    for _, lines, before in reversed(track.moves):
+        preds = sorted(u for u in before if any(stop in nbrs[line][u] for line in lines))
+        stop = preds[int(rng.integers(len(preds)))]
+        path.append(stop)
+    path.reverse()
+    return path[1:]  # path[0] is the start stop
+
+
+def resample_actions(
+    game: Police07Game, view: JSON, rng: np.random.Generator, belief: Any | None = None
+) -> list[Action]:
+    """The action list of a full game consistent with ``view`` (hidden moves drawn by ``rng``)."""
+    history = view.get("history")
+    if not isinstance(history, list):
+        raise BadStateError("police07 view: 'history' must be a list of [piece, text]")
+    if view.get("role") == "factor" or view.get("seat") == 0:
+        return [codec.str_to_action(_text(item, i)) for i, item in enumerate(history)]
+    track = track_factor(game, view)
+    path = sample_path(game, track, rng, belief)
+    nbrs = game.board.neighbours
+    stops = iter(path)
+    prev = track.start
+    actions: list[Action] = []
+    move_indices = {i for i, _, _ in track.moves}
+    for i, item in enumerate(history):
+        piece, text = item
+        if piece == 0 and i in move_indices:
+            stop = next(stops)
+            head = text.split()[0]
+            if head == "joker":
+                lines = [line for line in _JOKER_LINES if stop in nbrs[line][prev]]
+                combo = codec.JOKER_COMBO + lines[int(rng.integers(len(lines)))]
+            else:
+                combo = codec.TICKET_NAMES.index(head)
+            actions.append(codec.move_action(combo, stop))
+            prev = stop
+        elif piece == 0 and text.startswith("show"):
+            actions.append(codec.SHOW)
+        else:
+            actions.append(codec.str_to_action(text))
+    return actions
+
+
+def _text(item: Any, i: int) -> str:
+    if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], str):
+        raise BadStateError(f"police07 view: history[{i}] must be [piece, text], not {item!r}")
+    return item[1]

@@ -1,0 +1,132 @@
+"""What one Police 07 seat may know, computed from the true state by one function.
+
+Dr. Factor (seat 0) sees everything. A detective sees every piece but his, every ticket stock (the
+rulebook keeps stocks on the table), his log of ticket kinds, and his stop only when shown: at
+moves 1, 3, 8, 13, 18, a voluntary show, and the end. The ``history`` list is the seat's
+perfect-recall record of every action as that seat saw it, ``[piece, text]``; for detectives a
+hidden move reads ``"bus ?"`` and a shown one ``"bus 118"`` (a joker never tells its line).
+
+View JSON::
+
+    {"game": "police07", "config": {...}, "seat": 1, "role": "detective",
+     "pieces": [{"piece": 1, "seat": 1, "stop": 13, "tickets": {"taxi": 9, "bus": 9, "metro": 6}}, ...],
+     "factor": {"stop": null, "tickets": {"taxi": 4, ...}, "moves": 5},
+     "log": [{"move": 1, "ticket": "taxi", "stop": 7}, {"move": 2, "ticket": "bus", "stop": null}, ...],
+     "history": [[0, "start 99"], [1, "start 13"], ..., [0, "bus ?"], [1, "taxi 14"], ...],
+     "decision": {"seat": 1, "kind": "turn", "turn_of": 1, "prompt": "..."},
+     "legal_actions": ["taxi 14", ...],
+     "winner": null, "reason": ""}
+
+Dr. Factor's own log entries also carry ``"line"`` (which line a joker rode).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solver.core import JSON, Action, Decision, Seat, View
+from solver.games.police07 import codec
+
+if TYPE_CHECKING:
+    from solver.games.police07.rules import Police07Game, Police07State
+
+_TICKETS3 = ("taxi", "bus", "metro")
+
+
+def _stock(counts: list[int], names: tuple[str, ...]) -> dict[str, int | None]:
+    # None marks an unlimited stock (the unlimited-tickets variant)
+    return {name: (n if n >= 0 else None) for name, n in zip(names, counts, strict=False)}
+
+
+def public_text(action: Action, piece: int, shown: int) -> str:
+    """How the detectives read one action of ``piece`` (``shown``: the stop shown, or 0)."""
+    if piece != 0:
+        return codec.action_to_str(action)
+    if action == codec.SHOW:
+        return f"show {shown}"
+    if codec.is_move(action):
+        ticket, _, _ = codec.decode_move(action)
+        return f"{codec.TICKET_NAMES[ticket]} {shown if shown else '?'}"
+    return codec.action_to_str(action)
+
+
+class Police07View(View):
+    """One seat's information state; equal views have equal JSON and equal ``key()``."""
+
+    def __init__(self, game: Police07Game, seat: Seat, data: JSON, legal: tuple[Action, ...],
+                 decision: Decision) -> None:
+        self.game = game
+        self.seat = seat
+        self._data = data
+        self._legal = legal
+        self._decision = decision
+
+    def to_json(self) -> JSON:
+        """The view as JSON (see the module docstring)."""
+        return self._data
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """This seat's legal actions now; empty when another seat or chance acts."""
+        return self._legal
+
+    @property
+    def decision(self) -> Decision:
+        """The pending decision (public in Police 07)."""
+        return self._decision
+
+    @property
+    def role(self) -> str:
+        """"factor" or "detective"."""
+        return "factor" if self.seat == 0 else "detective"
+
+    @property
+    def history(self) -> list[list[Any]]:
+        """``[piece, text]`` per action as this seat saw it."""
+        history: list[list[Any]] = self._data["history"]
+        return history
+
+
+def build_view(state: Police07State, seat: Seat) -> Police07View:
+    """Compute ``seat``'s view of ``state`` (the only place hidden facts are filtered)."""
+    game = state.game
+    factor = seat == 0
+    over = state.winner >= 0
+    pieces = [
+        {"piece": p, "seat": game.piece_seat[p], "stop": state.pos[p] or None,
+         "tickets": _stock(state.tickets[p], _TICKETS3)}
+        for p in range(1, game.num_pieces)
+    ]
+    log = []
+    for i, (ticket, line, stop) in enumerate(state.log):
+        shown = (i + 1) in codec.REVEALED_MOVES
+        entry: dict[str, Any] = {"move": i + 1, "ticket": codec.TICKET_NAMES[ticket],
+                                 "stop": stop if (factor or shown) else None}
+        if factor:
+            entry["line"] = codec.LINE_NAMES[line]
+        log.append(entry)
+    if factor:
+        history = [[p, codec.action_to_str(a)] for (p, _), a in zip(state.records, state.history, strict=True)]
+        factor_stop = state.pos[0] or None
+    else:
+        history = [[p, public_text(a, p, s)] for (p, s), a in zip(state.records, state.history, strict=True)]
+        factor_stop = state.visible_at or None
+    decision = state.decision()
+    legal = tuple(state.legal_actions()) if decision.seat == seat else ()
+    data: JSON = {
+        "game": game.name,
+        "config": game.config(),
+        "seat": seat,
+        "role": "factor" if factor else "detective",
+        "pieces": pieces,
+        "factor": {"stop": factor_stop, "tickets": _stock(state.tickets[0], codec.TICKET_NAMES),
+                   "moves": len(state.log)},
+        "log": log,
+        "history": history,
+        "decision": decision.to_json(),
+        "legal_actions": [codec.action_to_str(a) for a in legal],
+        "winner": ("factor", "detectives")[state.winner] if over else None,
+        "reason": state.reason,
+    }
+    return Police07View(game, seat, data, legal, decision)
+

@@ -1,0 +1,1 @@
+"""Reserved for DESIGN.md's plan layer (arrives with later issues)."""

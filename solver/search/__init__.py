@@ -1,0 +1,1 @@
+"""Reserved for DESIGN.md's search layer (arrives with later issues)."""
