@@ -30,12 +30,27 @@ class Event:
         return self.visible_to is None or seat in self.visible_to
 
     def to_json(self) -> dict[str, Any]:
-        """The event as a JSON object, without its visibility (the receiver may see it)."""
+        """The event as a JSON object, without its visibility (the receiver may see it).
+
+        Frozen events hold tuples and frozensets; they become lists (frozensets sorted), so the
+        object equals itself after a trip through ``json.dumps``/``json.loads``.
+        """
         data: dict[str, Any] = {"kind": self.kind}
         for f in dataclasses.fields(self):
             if f.name != "visible_to":
-                data[f.name] = getattr(self, f.name)
+                data[f.name] = _jsonable(getattr(self, f.name))
         return data
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` with tuples and (frozen)sets turned into lists, recursively."""
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(_jsonable(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
 
 
 def visible_events(events: Iterable[Event], seat: Seat) -> Iterator[Event]:

@@ -106,7 +106,7 @@ class Game(ABC):
         return state
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.config() == self.config()  # type: ignore[attr-defined]
+        return isinstance(other, Game) and type(other) is type(self) and other.config() == self.config()
 
     def __hash__(self) -> int:
         return stable_hash([self.name, self.config()])

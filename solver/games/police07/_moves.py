@@ -22,7 +22,9 @@ NUM_LINES = 4  # taxi, bus, metro, water
 JOKER_COMBO = 3  # combos 3..6 are a joker on line combo - 3
 
 
-def flatten(neighbours: Sequence[Sequence[Sequence[int]]]) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+def flatten(
+    neighbours: Sequence[Sequence[Sequence[int]]],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """Flatten ``neighbours[line][stop]`` into ``(flat, offsets)`` int32 arrays."""
     flat: list[int] = []
     offsets: list[int] = [0]

@@ -94,9 +94,9 @@ def action_to_str(action: Action) -> str:
     if action == PASS:
         return "pass"
     if TAKE_BASE + 4 <= action < TAKE_BASE + (MAX_PIECE + 1) * 4:
-        piece, ticket = divmod(action - TAKE_BASE, 4)
-        if ticket <= Ticket.METRO:
-            return f"take {piece} {TICKET_NAMES[ticket]}"
+        piece, kind = divmod(action - TAKE_BASE, 4)
+        if kind <= Ticket.METRO:
+            return f"take {piece} {TICKET_NAMES[kind]}"
     raise InvalidActionError(f"{action} is not a Police 07 action id")
 
 

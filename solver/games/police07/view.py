@@ -106,7 +106,8 @@ def build_view(state: Police07State, seat: Seat) -> Police07View:
             entry["line"] = codec.LINE_NAMES[line]
         log.append(entry)
     if factor:
-        history = [[p, codec.action_to_str(a)] for (p, _), a in zip(state.records, state.history, strict=True)]
+        pairs = zip(state.records, state.history, strict=True)
+        history = [[p, codec.action_to_str(a)] for (p, _), a in pairs]
         factor_stop = state.pos[0] or None
     else:
         history = [[p, public_text(a, p, s)] for (p, s), a in zip(state.records, state.history, strict=True)]

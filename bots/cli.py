@@ -1,0 +1,773 @@
+"""The ``copsolver`` command line: play, replay, hint, serve, list bots.
+
+``copsolver play`` with no arguments plays a whole bots-only Police 07 game and prints it round by
+round. Any seat can be given to a human (``--seat 1=human``), who is shown only that seat's view and
+types moves in notation (``taxi 118``) or by number. What is printed respects hidden information:
+with no human at the table the printer is an omniscient spectator (Dr. Factor's hidden moves shown
+and marked hidden); with humans it prints only what the human seats may see.
+
+Randomness: one ``numpy.random.Generator`` is seeded at the top and spawns one child per seat (for
+the bots) and one for chance, so a seed replays the same game. Without ``--seed`` a seed is drawn
+and printed, so every game can be replayed.
+
+Replay files (``--replay out.jsonl``) are the referee's record, one JSON object per line::
+
+    {"type": "header", "game": "police07", "config": {...}, "seed": 7, "seats": {"0": "heuristic", ...}}
+    {"type": "action", "ply": 0, "seat": -1, "action": "start 99"}      # seat -1: chance
+    ...
+    {"type": "result", "winner": "detectives", "reason": "...", "returns": [-1.0, 1.0, ...]}
+
+``copsolver replay`` re-applies every action with the rules' checks, so a tampered file fails
+with the line that breaks it. A game abandoned by its human ends with ``"winner": null``.
+
+User errors (bad arguments, unreadable or inconsistent files, impossible options) end with a
+message on stderr and exit code 2, never a traceback (argparse already exits 2 on its own errors;
+``main`` returns that code instead of raising). A human's ``quit`` exits 0; a game left unfinished
+because input ended exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import secrets
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, TextIO
+
+import numpy as np
+
+import solver
+from bots.display import GamePrinter, game_title, make_printer, numbered
+from solver import _accel
+from solver.core import (
+    CHANCE,
+    JSON,
+    Action,
+    BadStateError,
+    CopsolverError,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Seat,
+    State,
+    make_rng,
+    spawn,
+)
+from solver.games import load as load_game
+from solver.games import names as game_names
+
+DEFAULT_GAME = "police07"
+DEFAULT_BOT = "heuristic"
+HUMAN = "human"
+#: Exit codes: 2 is argparse's for usage errors, and ours for every user error.
+EXIT_OK, EXIT_ABANDONED, EXIT_USAGE = 0, 1, 2
+#: Default seeds are drawn below this bound, so they stay short enough to retype.
+_SEED_BOUND = 2**31
+
+
+class UsageError(Exception):
+    """A command-line mistake found after parsing (a bad ``--seat``): print usage, exit 2."""
+
+
+class GameAbandoned(Exception):
+    """A human quit, or input ended, before the game was over."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# --- arguments --------------------------------------------------------------------------------
+
+
+def _count(text: str) -> int:
+    """An argparse type: an int >= 0 (seeds and ply counts)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; use 0 or more")
+    return value
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and the parser of each command (for command-specific usage)."""
+    parser = argparse.ArgumentParser(
+        prog="copsolver",
+        description="Rules engines and AI bots for police board games.",
+        epilog="Run 'copsolver COMMAND --help' for a command's options. "
+        "'copsolver play' alone plays a whole bots-only Police 07 game.",
+    )
+    parser.add_argument(
+        "--version", action="store_true", help="print the version and whether compiled kernels are in use"
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub: dict[str, argparse.ArgumentParser] = {}
+
+    p = commands.add_parser("bots", help="list the games and their bots")
+    p.add_argument("game", nargs="?", help="only this game")
+    sub["bots"] = p
+
+    p = commands.add_parser(
+        "play",
+        help="play a game in the terminal (humans and bots)",
+        description="Play a whole game in the terminal. With no options: a bots-only Police 07 game "
+        "(4 players, heuristic bots) printed round by round.",
+    )
+    p.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"the game (default {DEFAULT_GAME})")
+    p.add_argument("--players", type=int, metavar="N", help="number of players (Police 07: 2..6, default 4)")
+    p.add_argument(
+        "--seat", action="append", default=[], metavar="N=WHO",
+        help="who plays seat N: 'human' or a bot name (repeatable; seat 0 is Dr. Factor)",
+    )
+    p.add_argument(
+        "--bot", default=DEFAULT_BOT, help=f"bot for the seats no --seat names (default {DEFAULT_BOT})"
+    )
+    p.add_argument("--seed", type=_count, help="seed of the game (default: drawn at random and printed)")
+    p.add_argument("--replay", metavar="PATH", help="write the referee's record of the game to PATH (JSONL)")
+    p.add_argument(
+        "--voluntary-show", action="store_true", help="variant: Dr. Factor may show himself to take tickets"
+    )
+    p.add_argument("--unlimited-tickets", action="store_true", help="variant: detectives ride ticket-free")
+    p.add_argument("--free-start", action="store_true", help="variant: pieces choose their start stops")
+    p.add_argument("--board", metavar="PATH", help="a board file instead of the shipped Budapest map")
+    p.add_argument("--quiet", action="store_true", help="print only the result (and human prompts)")
+    sub["play"] = p
+
+    p = commands.add_parser("replay", help="check a replay file and print the game again")
+    p.add_argument("path", help="a file written by 'copsolver play --replay'")
+    p.add_argument("--as-seat", type=int, metavar="N", help="print only what seat N saw")
+    sub["replay"] = p
+
+    p = commands.add_parser("hint", help="advise on a position (JSON state or view, or a replay)")
+    p.add_argument("game", help="the game (e.g. police07)")
+    p.add_argument("position", help="a position as JSON (a state or a view), or a replay file")
+    p.add_argument("--bot", default=DEFAULT_BOT, help=f"the advising bot (default {DEFAULT_BOT})")
+    p.add_argument("--seed", type=_count, default=0, help="seed of the advising bot (default 0)")
+    p.add_argument("--ply", type=_count, metavar="N", help="with a replay: advise after its first N actions")
+    sub["hint"] = p
+
+    # 'serve' is parsed by the protocol server itself (main hands it everything after the word), so
+    # its options and --help are the server's own; it is registered here to be listed.
+    sub["serve"] = commands.add_parser(
+        "serve", help="seat bots for another front end (JSON lines on stdin/stdout, or --tcp PORT)"
+    )
+    return parser, sub
+
+
+# --- version and bots -------------------------------------------------------------------------
+
+
+def kernels_status() -> str:
+    """``yes``, or which pure-Python mode is in force and why."""
+    if _accel.PURE_REQUESTED:
+        return "pure Python (COPSOLVER_PUREPYTHON=1)"
+    status = _accel.compiled_status()
+    if all(status.values()):
+        return "yes"
+    missing = sorted(name for name, ok in status.items() if not ok)
+    if len(missing) == len(status):
+        return "pure Python (compiled kernels not built)"
+    return f"partly: pure Python for {', '.join(missing)} (not built)"
+
+
+def cmd_version(out: TextIO) -> int:
+    """Print the version and the kernel status."""
+    out.write(f"copsolver {solver.__version__}\ncompiled kernels: {kernels_status()}\n")
+    return EXIT_OK
+
+
+def cmd_bots(game: str | None, out: TextIO) -> int:
+    """List each game and its bots with their descriptions."""
+    import bots  # the registry imports every game's bots; only commands that need them pay for it
+
+    known = game_names()
+    if game is not None and game not in known:
+        raise UsageError(f"unknown game {game!r}; known: {', '.join(known)}")
+    for name in [game] if game is not None else known:
+        out.write(f"{name}: {game_title(name)}\n")
+        available = bots.available(name)
+        width = max((len(b) for b in available), default=0)
+        for bot, description in available.items():
+            out.write(f"  {bot.ljust(width)}  {description}\n")
+    return EXIT_OK
+
+
+# --- play -------------------------------------------------------------------------------------
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options the play flags ask for (only the ones given, so defaults stay the game's)."""
+    options: dict[str, Any] = {}
+    if args.players is not None:
+        options["players"] = args.players
+    for flag in ("voluntary_show", "unlimited_tickets", "free_start"):
+        if getattr(args, flag):
+            options[flag] = True
+    if args.board is not None:
+        options["board"] = args.board
+    return options
+
+
+def assign_seats(game: Game, specs: Sequence[str], default_bot: str) -> dict[Seat, str]:
+    """Seat -> ``"human"`` or a bot name, from ``N=WHO`` specs; other seats get ``default_bot``."""
+    import bots
+
+    available = bots.available(game.name)
+    known = f"'{HUMAN}' or a bot ({', '.join(available)})"
+    if default_bot not in available:
+        raise UsageError(f"--bot {default_bot!r}: {game.name} has no such bot; choose {', '.join(available)}")
+    seats = {seat: default_bot for seat in range(game.num_players)}
+    given: set[Seat] = set()
+    for spec in specs:
+        number, sep, who = spec.partition("=")
+        if not sep or not number.strip().isdigit():
+            raise UsageError(f"--seat {spec!r}: expected N=WHO, e.g. --seat 1=human")
+        seat, who = int(number), who.strip()
+        if not 0 <= seat < game.num_players:
+            raise UsageError(
+                f"--seat {spec!r}: seats are 0..{game.num_players - 1} in a {game.num_players}-player game"
+            )
+        if seat in given:
+            raise UsageError(f"--seat {spec!r}: seat {seat} is given twice")
+        if who != HUMAN and who not in available:
+            raise UsageError(f"--seat {spec!r}: {who!r} is not {known}")
+        seats[seat] = who
+        given.add(seat)
+    return seats
+
+
+class ReplayWriter:
+    """Writes the referee's record as it happens (flushed per line, so a crash leaves a prefix)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def write(self, record: JSON) -> None:
+        """Append one record as a JSON line."""
+        self.stream.write(json.dumps(record, separators=(", ", ": ")) + "\n")
+        self.stream.flush()
+
+
+def outcome(state: State) -> tuple[str | None, str]:
+    """``(winner, reason)`` of a finished game, read off the public view; ``(None, "")`` if unfinished.
+
+    Views carry ``winner``/``reason`` (Police 07 does); a game whose views do not is summarised by
+    its returns (the seats with the best payoff).
+    """
+    if not state.is_terminal():
+        return None, ""
+    data = state.view(0).to_json()
+    winner = data.get("winner")
+    if isinstance(winner, str):
+        return winner, str(data.get("reason", ""))
+    returns = state.returns()
+    best = max(returns)
+    seats = [str(s) for s, r in enumerate(returns) if r == best]
+    return "seats " + ", ".join(seats), "best returns"
+
+
+def draw_chance(state: State, rng: np.random.Generator) -> Action:
+    """One chance outcome drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    probs = np.array([p for _, p in outcomes], dtype=float)
+    index = int(rng.choice(len(outcomes), p=probs / probs.sum()))
+    return outcomes[index][0]
+
+
+@dataclass
+class Terminal:
+    """The human side of the table: where prompts go and where moves come from."""
+
+    stdin: TextIO
+    out: TextIO
+    echo: bool = False  # repeat piped input after the prompt, so a transcript reads as a dialogue
+
+    def say(self, *lines: str) -> None:
+        """Print lines to the players."""
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input (without its newline), or None at end of input."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.stdin.readline()
+        if line == "":
+            self.out.write("\n")
+            return None
+        text = line.rstrip("\r\n")
+        if self.echo:
+            self.out.write(text + "\n")
+        return text
+
+
+HELP = """\
+Type a move from the list: its number (e.g. 3) or its notation (e.g. 'taxi 118', 'bus 20',
+'metro 67', 'joker water 74', 'double', 'show', 'take 2 bus', 'pass').
+Other commands: 'moves' shows the position and the moves again, 'help' this text, 'quit' ends the game."""
+
+
+def ask_human(game: Game, state: State, seat: Seat, printer: GamePrinter, term: Terminal) -> Action:
+    """Show ``seat`` its view and read a legal move; raise :class:`GameAbandoned` on quit or EOF."""
+    view = state.view(seat)
+    legal = list(view.legal_actions)
+    texts = [game.action_to_str(a) for a in legal]
+    term.say("", *printer.describe_view(view))
+    if len(legal) == 1:
+        term.say(f"  Only one move: {texts[0]}")
+        return legal[0]
+    while True:
+        text = term.ask(f"Seat {seat}, your move (number, notation or 'help'): ")
+        if text is None:
+            raise GameAbandoned("Input ended before the game did; game abandoned.", EXIT_ABANDONED)
+        text = text.strip()
+        word = text.lower()
+        if not word:
+            continue
+        if word in ("help", "?", "h"):
+            term.say(HELP)
+            continue
+        if word in ("quit", "exit", "q"):
+            raise GameAbandoned(f"Seat {seat} quit; game abandoned.", EXIT_OK)
+        if word in ("moves", "list", "board"):
+            term.say(*printer.describe_view(view))
+            continue
+        if word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            term.say(f"There is no move {number}: choose 1..{len(legal)}, or type a move like '{texts[0]}'.")
+            continue
+        try:
+            action = game.str_to_action(text)
+        except InvalidActionError as err:
+            term.say(f"{err}. Type 'help' for the notation.")
+            continue
+        if action not in legal:
+            term.say(f"{text!r} is not legal now. Legal moves:", *numbered(texts))
+            continue
+        return action
+
+
+@dataclass
+class Match:
+    """One game at the table: the state, who sits where, the printer and the record."""
+
+    game: Game
+    seats: dict[Seat, str]
+    seed: int
+    printer: GamePrinter
+    term: Terminal
+    quiet: bool = False
+    writer: ReplayWriter | None = None
+    state: State = field(init=False)
+    printed: int = 0
+
+    def __post_init__(self) -> None:
+        self.state = self.game.new_initial_state()
+
+    def show_events(self) -> None:
+        """Print the events that happened since the last call (unless quiet)."""
+        lines = self.printer.feed(self.state.events[self.printed :])
+        self.printed = len(self.state.events)
+        if not self.quiet:
+            self.term.say(*lines)
+
+    def run(self) -> int:
+        """Play to the end; return the exit code."""
+        import bots
+
+        game, state = self.game, self.state
+        root = make_rng(self.seed)
+        children = spawn(root, game.num_players + 1)
+        chance_rng = children[game.num_players]  # its own child: bots' draws never shift the deal
+        players = {
+            seat: bots.make(game, name, seat=seat, rng=children[seat])
+            for seat, name in self.seats.items()
+            if name != HUMAN
+        }
+        for seat, bot in players.items():
+            bot.restart(state.view(seat))
+        if self.writer is not None:
+            self.writer.write(replay_header(game, self.seed, self.seats))
+        informed = 0
+        try:
+            while not state.is_terminal():
+                self.show_events()
+                seat = state.current_player()
+                if seat == CHANCE:
+                    action = draw_chance(state, chance_rng)
+                elif self.seats.get(seat) == HUMAN:
+                    action = ask_human(game, state, seat, self.printer, self.term)
+                else:
+                    action = players[seat].step(state.view(seat))
+                ply = len(state.history)
+                state.apply(action)
+                if self.writer is not None:
+                    self.writer.write(
+                        {"type": "action", "ply": ply, "seat": seat, "action": game.action_to_str(action)}
+                    )
+                for event in state.events[informed:]:
+                    for bot_seat, bot in players.items():
+                        if event.visible(bot_seat):
+                            bot.inform(event)
+                informed = len(state.events)
+        except GameAbandoned as stop:
+            if self.writer is not None:
+                self.writer.write(
+                    {"type": "result", "winner": None, "reason": f"abandoned: {stop}", "returns": None}
+                )
+            self.term.say(str(stop))
+            return stop.code
+        self.show_events()
+        if self.writer is not None:
+            winner, reason = outcome(state)
+            self.writer.write(
+                {"type": "result", "winner": winner, "reason": reason, "returns": state.returns()}
+            )
+        if self.quiet or self.printer.winner_line is None:
+            self.term.say(result_line(state, self.printer))
+        return EXIT_OK
+
+
+def result_line(state: State, printer: GamePrinter) -> str:
+    """The line naming the winner (the printer's own when it printed one)."""
+    if printer.winner_line is not None:
+        return printer.winner_line
+    winner, reason = outcome(state)
+    return f"Winner: {winner} — {reason}"
+
+
+def replay_header(game: Game, seed: int | None, seats: dict[Seat, str]) -> JSON:
+    """The first record of a replay file."""
+    return {
+        "type": "header",
+        "game": game.name,
+        "config": game.config(),
+        "seed": seed,
+        "seats": {str(s): who for s, who in sorted(seats.items())},
+        "version": solver.__version__,
+    }
+
+
+def seating_lines(game: Game, seats: dict[Seat, str], printer: GamePrinter) -> list[str]:
+    """Who sits where, one line per seat."""
+    lines = []
+    for seat in range(game.num_players):
+        who = seats.get(seat, "?")
+        label = "human" if who == HUMAN else f"{who} bot"
+        lines.append(f"  seat {seat}: {printer.seat_name(seat)} ({label})")
+    return lines
+
+
+def audience(seats: dict[Seat, str]) -> frozenset[Seat] | None:
+    """Whose eyes the printed record is for: the human seats, or the spectator when none."""
+    humans = frozenset(s for s, who in seats.items() if who == HUMAN)
+    return humans or None
+
+
+def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
+    """Play one game; print it round by round."""
+    game = load_game(args.game, **game_options(args))
+    seats = assign_seats(game, args.seat, args.bot)
+    seed = args.seed if args.seed is not None else secrets.randbelow(_SEED_BOUND)
+    viewers = audience(seats)
+    printer = make_printer(game, viewers)
+    with contextlib.ExitStack() as files:
+        # Open the record first: a path that cannot be written fails before the game starts.
+        writer = None
+        if args.replay is not None:
+            writer = ReplayWriter(files.enter_context(open(args.replay, "w", encoding="utf-8")))
+        if not args.quiet:
+            drawn = "" if args.seed is not None else " (drawn at random)"
+            term.say(f"{game_title(game.name)}, seed {seed}{drawn}: replay it with --seed {seed}")
+            term.say(*seating_lines(game, seats, printer))
+            if viewers is not None and len(viewers) > 1:
+                term.say("  (several humans share this screen: it shows what any of them may see)")
+        return Match(game, seats, seed, printer, term, quiet=args.quiet, writer=writer).run()
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    """A checked replay: the header's facts and the state after every recorded action."""
+
+    game: Game
+    seed: int | None
+    seats: dict[Seat, str]
+    state: State
+    finished: bool  # False when the record says the game was abandoned
+    reason: str
+
+
+def read_text(path: Path) -> str:
+    """The file's text; BadStateError when it is not UTF-8 (OSError when it cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise BadStateError(f"{path}: not a UTF-8 text file (byte {err.start})") from None
+
+
+def _records(path: Path) -> Iterator[tuple[int, JSON]]:
+    """Yield ``(line number, object)`` for each non-blank line; BadStateError names a bad line."""
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise BadStateError(
+                f"{path}, line {number}: not JSON ({err.msg} at column {err.colno})"
+            ) from None
+        if not isinstance(record, dict):
+            raise BadStateError(f"{path}, line {number}: expected a JSON object, got {record!r}")
+        yield number, record
+
+
+def read_replay(path: Path, stop_after: int | None = None) -> Replay:
+    """Re-apply a replay file with every check; raise :class:`BadStateError` naming the line.
+
+    ``stop_after`` stops after that many actions (for advice on a position inside the game); the
+    rest of the file is not checked then.
+    """
+    records = _records(path)
+    first = next(records, None)
+    if first is None:
+        raise BadStateError(f"{path}: empty file, not a replay")
+    number, header = first
+    where = f"{path}, line {number}"
+    if header.get("type") != "header":
+        raise BadStateError(f"{where}: expected the header record first, got type {header.get('type')!r}")
+    name, config = header.get("game"), header.get("config")
+    if not isinstance(name, str) or not isinstance(config, dict):
+        raise BadStateError(f"{where}: the header needs 'game' (a name) and 'config' (an object)")
+    try:
+        game = load_game(name, **config)
+    except CopsolverError as err:
+        raise BadStateError(f"{where}: {err}") from None
+    if game.config() != config:
+        raise BadStateError(f"{where}: config {config!r} is not what the game builds ({game.config()!r})")
+    seed = header.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise BadStateError(f"{where}: seed {seed!r} is not an int")
+    raw_seats = header.get("seats", {})
+    if not isinstance(raw_seats, dict) or not all(
+        isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in raw_seats.items()
+    ):
+        raise BadStateError(f"{where}: 'seats' must map seat numbers to 'human' or a bot name")
+    seats = {int(k): v for k, v in raw_seats.items()}
+    state = game.new_initial_state()
+    for number, record in records:
+        where = f"{path}, line {number}"
+        kind = record.get("type")
+        if kind == "result":
+            finished, reason = _check_result(where, state, record)
+            extra = next(records, None)
+            if extra is not None:
+                raise BadStateError(f"{path}, line {extra[0]}: records after the result")
+            return Replay(game, seed, seats, state, finished, reason)
+        if kind != "action":
+            raise BadStateError(f"{where}: expected an action or the result, got type {kind!r}")
+        if stop_after is not None and len(state.history) >= stop_after:
+            return Replay(game, seed, seats, state, False, "")
+        _apply_record(where, game, state, record)
+    if stop_after is not None:
+        return Replay(game, seed, seats, state, False, "")
+    raise BadStateError(f"{path}: ends without a result record (truncated?)")
+
+
+def _apply_record(where: str, game: Game, state: State, record: JSON) -> None:
+    ply, seat, text = record.get("ply"), record.get("seat"), record.get("action")
+    if state.is_terminal():
+        raise BadStateError(f"{where}: an action after the end of the game")
+    if ply != len(state.history):
+        raise BadStateError(f"{where}: ply {ply!r}, but this is ply {len(state.history)}")
+    if seat != state.current_player():
+        raise BadStateError(
+            f"{where}: seat {seat!r} acts, but it is seat {state.current_player()}'s decision "
+            f"({state.decision().prompt})"
+        )
+    if not isinstance(text, str):
+        raise BadStateError(f"{where}: 'action' must be a string in notation, not {text!r}")
+    try:
+        state.apply(game.str_to_action(text))
+    except (InvalidActionError, IllegalActionError) as err:
+        raise BadStateError(f"{where}: {text!r} cannot be played: {err}") from None
+
+
+def _check_result(where: str, state: State, record: JSON) -> tuple[bool, str]:
+    winner, reason = record.get("winner"), record.get("reason")
+    if winner is None:
+        if state.is_terminal():
+            raise BadStateError(f"{where}: the result says abandoned, but the moves end the game")
+        return False, str(reason or "abandoned")
+    if not state.is_terminal():
+        raise BadStateError(f"{where}: the result names a winner, but the moves do not end the game")
+    expected = outcome(state)
+    if (winner, reason) != expected or record.get("returns") != state.returns():
+        raise BadStateError(
+            f"{where}: the result ({winner!r}: {reason!r}, returns {record.get('returns')!r}) is not what "
+            f"the moves give ({expected[0]!r}: {expected[1]!r}, returns {state.returns()!r})"
+        )
+    return True, str(reason)
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    """Check a replay file and print the game again, as the spectator or as one seat."""
+    replay = read_replay(Path(args.path))
+    game = replay.game
+    if args.as_seat is not None and not 0 <= args.as_seat < game.num_players:
+        raise UsageError(f"--as-seat {args.as_seat}: seats are 0..{game.num_players - 1}")
+    printer = make_printer(game, None if args.as_seat is None else [args.as_seat])
+    seed = "unknown" if replay.seed is None else str(replay.seed)
+    seen = "" if args.as_seat is None else f", as seat {args.as_seat} saw it"
+    lines = [f"Replay of {args.path}: {game_title(game.name)}, seed {seed}{seen}"]
+    lines += seating_lines(game, replay.seats, printer)
+    lines += printer.feed(replay.state.events)
+    if replay.finished and printer.winner_line is None:
+        lines.append(result_line(replay.state, printer))
+    if not replay.finished:
+        lines += ["", f"The game was not finished: {replay.reason}"]
+    out.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+# --- hint and serve ---------------------------------------------------------------------------
+
+
+def load_position_file(game_name: str, path: Path, ply: int | None) -> JSON:
+    """A position's JSON from a ``.json`` file, or a replay's state (after ``ply`` actions)."""
+    text = read_text(path)
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        head = json.loads(first) if first else None
+    except json.JSONDecodeError:
+        head = None
+    if isinstance(head, dict) and head.get("type") == "header":  # a replay, not a position
+        replay = read_replay(path, stop_after=ply)
+        if replay.game.name != game_name:
+            raise BadStateError(f"{path}: a replay of {replay.game.name}, not {game_name}")
+        return replay.state.to_json()
+    if ply is not None:
+        raise UsageError("--ply applies to replay files only")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BadStateError(
+            f"{path}: not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})"
+        ) from None
+    if not isinstance(data, dict):
+        raise BadStateError(f"{path}: expected a JSON object (a state or a view), got {type(data).__name__}")
+    return data
+
+
+def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the advice of a bot on a saved position."""
+    from bots import hint
+
+    if args.game not in game_names():
+        raise UsageError(f"unknown game {args.game!r}; known: {', '.join(game_names())}")
+    data = load_position_file(args.game, Path(args.position), args.ply)
+    game, view = hint.load_position(args.game, data)
+    advice = hint.advise(game, view, bot=args.bot, seed=args.seed)
+    out.write(hint.format_advice(game, view, advice).rstrip("\n") + "\n")
+    return EXIT_OK
+
+
+def cmd_serve(argv: list[str]) -> int:
+    """Hand over to the seat protocol server, which parses its own options (``--tcp PORT`` ...)."""
+    from bots import protocol
+
+    try:
+        return protocol.main(argv)
+    except SystemExit as exit_:  # its argparse exits on --help and on bad options
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+
+
+# --- main -------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``copsolver`` command line; return the exit code (2 for every user error)."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser, sub = build_parser()
+    if words[:1] == ["serve"]:
+        return _guarded(lambda: cmd_serve(words[1:]), parser)
+    try:
+        args = parser.parse_args(words)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    return _guarded(lambda: _dispatch(args, parser), sub.get(args.command or "", parser))
+
+
+def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    out = sys.stdout
+    if args.version:
+        return cmd_version(out)
+    if args.command is None:
+        parser.print_help(out)
+        return EXIT_USAGE
+    if args.command == "bots":
+        return cmd_bots(args.game, out)
+    if args.command == "play":
+        return cmd_play(args, Terminal(sys.stdin, out, echo=not _isatty(sys.stdin)))
+    if args.command == "replay":
+        return cmd_replay(args, out)
+    return cmd_hint(args, out)
+
+
+def _guarded(run: Callable[[], int], parser: argparse.ArgumentParser) -> int:
+    """Run a command; turn user errors into a message on stderr and exit code 2."""
+    try:
+        return run()
+    except UsageError as err:
+        parser.print_usage(sys.stderr)
+        sys.stderr.write(f"{parser.prog}: error: {err}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader went away (e.g. piped into head): stop quietly, as Unix tools do.
+        _silence_stdout()
+        return EXIT_OK
+    except (CopsolverError, OSError) as err:
+        sys.stderr.write(f"copsolver: error: {_describe(err)}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("\ncopsolver: interrupted\n")
+        return 130
+
+
+def _describe(err: Exception) -> str:
+    """An error in one line; OSError's ``str`` names the errno, so build it from its parts."""
+    if isinstance(err, OSError) and err.strerror:
+        return f"{err.filename}: {err.strerror}" if err.filename else err.strerror
+    return str(err)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _silence_stdout() -> None:
+    # Python flushes stdout at exit; point it at devnull so that flush cannot raise again.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
