@@ -88,6 +88,8 @@ def track_factor(game: Police07Game, view: JSON) -> FactorTrack:
             track.moves.append((i, lines, frozenset(current)))
             current = image
         elif head != "pass":
+            if not stop or head not in codec.TICKET_NAMES[:3]:
+                raise _fail(i, text, "not a detective move")
             det[piece] = stop
             if i == last and winner == "detectives" and shown_now == stop:
                 current &= {stop}  # the capture

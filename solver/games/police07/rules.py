@@ -28,7 +28,8 @@ Where the rulebook is silent we choose, as players of the genre expect:
   after move 22.
 - Dr. Factor with no legal move when he must move (all neighbours blocked or no usable ticket) is
   cornered and loses, as in Scotland Yard. This includes the second move of a double, so the engine
-  offers ``double`` only when a first move exists and leaves it to him to look ahead.
+  offers ``double`` only when a first move exists and leaves it to him to look ahead. Under the
+  voluntary-show variant he is cornered only if showing and taking tickets cannot give him a move.
 
 Variants [Var], as options:
 - ``voluntary_show``: at the start of any turn in which he is hidden, before moving, Dr. Factor may
@@ -282,7 +283,7 @@ class Police07State(State):
             if self.double_steps == 0 and self.turn_moves == 0:
                 if self.tickets[0][Ticket.DOUBLE] > 0 and len(self.log) + 2 <= LAST_MOVE and acts:
                     acts.append(codec.DOUBLE)
-                if self.game.voluntary_show and not self.shown_this_turn and self.visible_at == 0:
+                if self._can_show():
                     acts.append(SHOW)
             return acts
         if phase == Phase.DETECTIVES:
@@ -340,6 +341,12 @@ class Police07State(State):
                 text = f"Dr. Factor moves (move {move})"
             return Decision(FACTOR, DecisionKind.TURN, FACTOR, text)
         return Decision(seat, DecisionKind.TURN, seat, f"detective {self.piece} moves (seat {seat})")
+
+    def acting_piece(self) -> int | None:
+        """The piece that acts now (0 is Dr. Factor), or None at a start-card deal or the end."""
+        if self.phase == Phase.OVER or self.current_player() == CHANCE:
+            return None
+        return 0 if self.phase == Phase.FACTOR else self.piece
 
     def view(self, seat: Seat) -> Police07View:
         """What ``seat`` knows: Dr. Factor sees everything, detectives his stop only when shown."""
@@ -413,6 +420,7 @@ class Police07State(State):
             self.take_queue.pop(0)
             self.records.append((0, 0))
             self.events.append(TicketTaken(piece, codec.TICKET_NAMES[t]))
+            self._check_cornered()
             return
         if action == SHOW:
             self.shown_this_turn = True
@@ -422,6 +430,7 @@ class Police07State(State):
             ]
             self.records.append((0, self.pos[0]))
             self.events.append(FactorShown(self.pos[0]))
+            self._check_cornered()
             return
         if action == codec.DOUBLE:
             tickets[Ticket.DOUBLE] -= 1
@@ -490,7 +499,17 @@ class Police07State(State):
         self.turn_moves = 0
         self.double_steps = 0
         self.shown_this_turn = False
-        if not self._moves(0):
+        if not self._can_show():
+            self._check_cornered()
+
+    def _can_show(self) -> bool:
+        # [Var] voluntary show: once a turn, before moving, only while he is hidden
+        return (self.game.voluntary_show and not self.shown_this_turn and self.visible_at == 0
+                and self.turn_moves == 0 and self.double_steps == 0)
+
+    def _check_cornered(self) -> None:
+        # Called once no show (or no more taking) can change his options: no move now is a loss.
+        if not self.take_queue and not self._moves(0):
             self._end(1, f"Dr. Factor is cornered at {self.pos[0]}: no legal move")
 
     def _start_detectives(self) -> None:

@@ -14,6 +14,7 @@ View JSON::
      "log": [{"move": 1, "ticket": "taxi", "stop": 7}, {"move": 2, "ticket": "bus", "stop": null}, ...],
      "history": [[0, "start 99"], [1, "start 13"], ..., [0, "bus ?"], [1, "taxi 14"], ...],
      "decision": {"seat": 1, "kind": "turn", "turn_of": 1, "prompt": "..."},
+     "piece": 1,                       # the piece that acts now (null at a deal or the end)
      "legal_actions": ["taxi 14", ...],
      "winner": null, "reason": ""}
 
@@ -125,6 +126,7 @@ def build_view(state: Police07State, seat: Seat) -> Police07View:
         "log": log,
         "history": history,
         "decision": decision.to_json(),
+        "piece": state.acting_piece(),
         "legal_actions": [codec.action_to_str(a) for a in legal],
         "winner": ("factor", "detectives")[state.winner] if over else None,
         "reason": state.reason,

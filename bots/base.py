@@ -1,0 +1,159 @@
+"""The bot API every front end talks to (OpenSpiel's: ``restart``, ``inform``, ``step``), plus advice.
+
+A bot sits in one seat of one game. It only ever receives that seat's views and the events that
+seat may see, never a full state. ``step`` picks an action; ``advise`` ranks the legal actions with
+scores and plain-language reasons, and says what belief backs them (the hint advisor prints it).
+
+Options are declared per bot class in :attr:`Bot.options` (name -> :class:`Option`), so the
+registry, the CLI and the seat protocol can list and check them the same way; the base constructor
+rejects unknown names and bad values with a :class:`ConfigError` that names the option.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from solver.core import Action, BadStateError, ConfigError, Event, Game, IllegalActionError, View
+
+
+@dataclass(frozen=True)
+class RankedAction:
+    """One legal action with its score and the reason for it (search bots add visits and value)."""
+
+    action: Action
+    text: str
+    score: float
+    reason: str
+    visits: int | None = None
+    value: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ranked action as a JSON object."""
+        return {
+            "action": self.action,
+            "text": self.text,
+            "score": self.score,
+            "reason": self.reason,
+            "visits": self.visits,
+            "value": self.value,
+        }
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A bot's ranking of one seat's legal actions, best first, and the belief behind it."""
+
+    seat: int
+    ranked: tuple[RankedAction, ...]
+    belief: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""
+
+    @property
+    def best(self) -> RankedAction:
+        """The top-ranked action."""
+        return self.ranked[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """The advice as a JSON object."""
+        return {
+            "seat": self.seat,
+            "ranked": [r.to_json() for r in self.ranked],
+            "belief": self.belief,
+            "summary": self.summary,
+        }
+
+
+@dataclass(frozen=True)
+class Option:
+    """A bot option: its default, accepted type, allowed range and a one-line help text."""
+
+    default: Any
+    kind: type
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def check(self, bot: str, name: str, value: Any) -> Any:
+        """Return ``value`` converted to the option's type; raise ConfigError naming the option."""
+        numeric = self.kind in (int, float)
+        ok = isinstance(value, self.kind) or (self.kind is float and isinstance(value, int))
+        if not ok or (numeric and isinstance(value, bool)):
+            raise ConfigError(f"{bot} bot: option {name!r} must be a {self.kind.__name__}, not {value!r}")
+        if numeric:
+            value = self.kind(value)
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise ConfigError(
+                    f"{bot} bot: option {name!r} must be in [{self.minimum}, {self.maximum}], not {value!r}"
+                )
+        return value
+
+
+class Bot(ABC):
+    """A player for one seat. Subclasses set ``name``, ``description`` and ``options``."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    #: option name -> spec; the constructor fills :attr:`settings` from these
+    options: ClassVar[Mapping[str, Option]] = {}
+
+    def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
+            raise ConfigError(f"{self.name} bot: seat {seat!r} is not 0..{game.num_players - 1}")
+        if not isinstance(rng, np.random.Generator):
+            raise ConfigError(f"{self.name} bot: rng must be a numpy Generator, not {type(rng).__name__}")
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise ConfigError(f"{self.name} bot: unknown option {unknown[0]!r} (options: {known})")
+        self.game = game
+        self.seat = seat
+        self.rng = rng
+        #: the validated options, defaults filled in
+        self.settings: dict[str, Any] = {
+            key: spec.check(self.name, key, options[key]) if key in options else spec.default
+            for key, spec in self.options.items()
+        }
+
+    def check_view(self, view: View) -> tuple[Action, ...]:
+        """Return the view's legal actions; raise IllegalActionError if this bot cannot act on it."""
+        if view.game != self.game:
+            raise BadStateError(f"{self.name} bot: the view is of {view.game!r}, not {self.game!r}")
+        if view.seat != self.seat:
+            raise IllegalActionError(
+                f"{self.name} bot: the view is seat {view.seat}'s, this bot plays {self.seat}"
+            )
+        legal = view.legal_actions
+        if not legal:
+            raise IllegalActionError(
+                f"{self.name} bot: seat {self.seat} has no decision now ({view.decision.prompt})"
+            )
+        return legal
+
+    def restart(self, view: View) -> None:
+        """Start a new game from ``view`` (this seat's view of the initial position)."""
+        if view.seat != self.seat:
+            raise BadStateError(
+                f"{self.name} bot: restart with seat {view.seat}'s view, this bot plays {self.seat}"
+            )
+
+    def inform(self, event: Event) -> None:  # noqa: B027 - a deliberate no-op hook
+        """Observe an event this seat may see (stateless bots ignore it)."""
+
+    @abstractmethod
+    def step(self, view: View) -> Action:
+        """Return one of ``view.legal_actions`` (IllegalActionError when there is none for this seat)."""
+
+    @abstractmethod
+    def advise(self, view: View, budget: float | None = None) -> Advice:
+        """Rank the legal actions of ``view``, best first, with reasons and the belief behind them."""
+
+    def __repr__(self) -> str:
+        # getattr: repr must work on a bot whose constructor raised (tracebacks show it)
+        return f"{type(self).__name__}(seat={getattr(self, 'seat', '?')}, {getattr(self, 'settings', {})!r})"

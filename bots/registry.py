@@ -1,0 +1,82 @@
+"""The bot registry: which bots play which game, built lazily from data.
+
+Generic bots (those that only use the protocol, like ``random``) play every game; per-game bots live
+in modules listed in :data:`GAME_MODULES` and register themselves on import with :func:`register`.
+Modules are imported only when a game's bots are first asked for, so one game's bots never load
+another's data (as :mod:`solver.games` does for games).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+from bots.base import Bot
+from solver import games
+from solver.core import ConfigError, Game, make_rng
+
+#: Key under which a generic bot is registered: it plays every game.
+ANY_GAME = "*"
+
+#: Modules whose bots play every game.
+GENERIC_MODULES: tuple[str, ...] = ("bots.random_bot",)
+
+#: Game name -> modules that register that game's own bots.
+GAME_MODULES: dict[str, tuple[str, ...]] = {
+    "police07": ("bots.police07",),
+}
+
+_registry: dict[str, dict[str, type[Bot]]] = {}
+_loaded: set[str] = set()
+
+
+def register(game_name: str, cls: type[Bot]) -> None:
+    """Register bot class ``cls`` under ``cls.name`` for ``game_name`` (:data:`ANY_GAME`: every game)."""
+    table = _registry.setdefault(game_name, {})
+    existing = table.get(cls.name)
+    if existing is not None and existing is not cls:
+        raise ConfigError(f"bot {cls.name!r} is already registered for {game_name!r} by {existing.__name__}")
+    table[cls.name] = cls
+
+
+def _load(game_name: str) -> None:
+    if game_name in _loaded:
+        return
+    for module in GENERIC_MODULES + GAME_MODULES.get(game_name, ()):
+        importlib.import_module(module)
+    _loaded.add(game_name)
+
+
+def bots_for(game_name: str) -> dict[str, type[Bot]]:
+    """Bot name -> class for ``game_name``; ConfigError for an unknown game."""
+    if game_name not in games.names():
+        raise ConfigError(f"unknown game {game_name!r}; known: {', '.join(games.names())}")
+    _load(game_name)
+    table = dict(_registry.get(ANY_GAME, {}))
+    table.update(_registry.get(game_name, {}))
+    return dict(sorted(table.items()))
+
+
+def available(game_name: str) -> dict[str, str]:
+    """Bot name -> one-line description, for the bots that play ``game_name``."""
+    return {name: cls.description for name, cls in bots_for(game_name).items()}
+
+
+def make(
+    game: Game | str,
+    name: str,
+    *,
+    seat: int,
+    rng: np.random.Generator | int | None = None,
+    **options: Any,
+) -> Bot:
+    """Build bot ``name`` for ``seat`` of ``game`` (a Game, or a game name with default options)."""
+    if isinstance(game, str):
+        game = games.load(game)
+    table = bots_for(game.name)
+    cls = table.get(name)
+    if cls is None:
+        raise ConfigError(f"unknown bot {name!r} for {game.name}; available: {', '.join(table)}")
+    return cls(game, seat, make_rng(rng), **options)
