@@ -60,7 +60,7 @@ def track_factor(game: Police07Game, view: JSON) -> FactorTrack:
         piece, text = item
         words = text.split()
         head = words[0] if words else ""
-        stop = int(words[-1]) if words and words[-1].isdigit() else 0
+        stop = int(words[-1]) if words and words[-1].isascii() and words[-1].isdigit() else 0
         if head in ("start", "place"):
             if piece == 0:
                 track.start = stop

@@ -225,6 +225,14 @@ class State(ABC):
         self.apply(action)
         return action
 
+    def public_action_text(self, index: int) -> str | None:
+        """``history[index]`` as every seat saw it, or None when the game does not say.
+
+        A front end may show this to the whole table. The default is None because an action's
+        own text can be secret (a face-down choice); games with public renderings override it.
+        """
+        return None
+
     def events_for(self, seat: Seat, since: int = 0) -> list[Event]:
         """The events from index ``since`` on that ``seat`` may see."""
         return list(visible_events(self.events[since:], seat))

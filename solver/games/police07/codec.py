@@ -101,7 +101,7 @@ def action_to_str(action: Action) -> str:
 
 
 def _stop(word: str, text: str) -> int:
-    if not word.isdigit() or not 1 <= int(word) <= 255:
+    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= 255:
         raise InvalidActionError(f"{text!r}: {word!r} is not a stop number (1..255)")
     return int(word)
 
@@ -125,7 +125,7 @@ def str_to_action(text: str) -> Action:
     if head in ("start", "place") and len(words) == 2:
         return (START_BASE if head == "start" else PLACE_BASE) + _stop(words[1], text)
     if head == "take" and len(words) == 3:
-        if not words[1].isdigit() or not 1 <= int(words[1]) <= MAX_PIECE:
+        if not (words[1].isascii() and words[1].isdigit()) or not 1 <= int(words[1]) <= MAX_PIECE:
             raise InvalidActionError(f"{text!r}: {words[1]!r} is not a detective piece (1..{MAX_PIECE})")
         if words[2] not in TICKET_NAMES[:3]:
             raise InvalidActionError(f"{text!r}: only a taxi, bus or metro ticket can be taken")

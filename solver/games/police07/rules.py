@@ -79,7 +79,7 @@ from solver.games.police07.events import (
     PiecePlaced,
     TicketTaken,
 )
-from solver.games.police07.view import Police07View, build_view
+from solver.games.police07.view import Police07View, build_view, public_text
 
 _ext = load_ext("p07moves")
 _legal_moves: Callable[..., list[int]] = _ext.legal_moves if _ext is not None else _py_legal_moves
@@ -347,6 +347,11 @@ class Police07State(State):
         if self.phase == Phase.OVER or self.current_player() == CHANCE:
             return None
         return 0 if self.phase == Phase.FACTOR else self.piece
+
+    def public_action_text(self, index: int) -> str | None:
+        """``history[index]`` as the detectives read it (``"bus ?"``); Dr. Factor knows it too."""
+        piece, shown = self.records[index]
+        return public_text(self.history[index], piece, shown)
 
     def view(self, seat: Seat) -> Police07View:
         """What ``seat`` knows: Dr. Factor sees everything, detectives his stop only when shown."""

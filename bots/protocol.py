@@ -1,0 +1,1018 @@
+"""The seat protocol: newline-delimited JSON that lets any front end, in any language, seat a bot.
+
+A front end (the *table*) talks to a :class:`SeatServer` over stdin/stdout (:func:`serve_stdio`) or
+TCP (:func:`serve_tcp`, one session per connection). Each line is one JSON object with a ``"type"``
+and an optional ``"id"`` that every reply echoes. The full schema, with a real transcript, is in
+``docs/protocol.md``; in short:
+
+* ``hello`` -> ``welcome``: protocol version, engine version, compiled or not, games and their bots.
+* Stateful games, where the server keeps the referee's true state: ``new_game`` -> ``game_started``;
+  ``apply`` (the table reports a move), ``chance`` (the server rolls), ``act`` (a seated bot moves),
+  ``advance`` (chance and bots until a human must act) -> ``applied``; ``view``, ``events``,
+  ``hint`` for one seat; ``end_game`` -> ``ended``.
+* Stateless requests, where the table keeps the truth and sends one seat's view: ``decide`` ->
+  ``decision``, ``hint_view`` -> ``hint``.
+* ``bye`` -> ``bye``, and the session ends.
+
+Two rules make the server safe to put in front of people:
+
+* **Nothing reaches a seat that it may not see.** A reply addressed to a seat (it carries ``"seat"``)
+  holds only that seat's view, events, advice or own action; every other reply holds public facts
+  only: the pending decision, results, and each action as every seat sees it (``public``). Error
+  messages follow the same rule, which is why an illegal move is not answered with the legal list
+  (it could locate Dr. Factor); the table asks ``view`` for the acting seat instead.
+* **Every input gets an answer and no failure changes anything.** :meth:`SeatServer.handle_line`
+  never raises; each fault has a typed ``error`` reply (:class:`ErrorKind`). Moves are applied to a
+  clone that replaces the state only on success, and bots are told of events lazily, right before
+  they are asked to move, so that no bot code runs inside an ``apply``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import io
+import json
+import logging
+import math
+import re
+import signal
+import socket
+import socketserver
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final, Protocol
+
+import numpy as np
+
+import bots
+import solver
+import solver.games
+from bots.base import Bot
+from solver.core import (
+    JSON,
+    Action,
+    BadStateError,
+    ConfigError,
+    CopsolverError,
+    Event,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Seat,
+    State,
+    View,
+    make_rng,
+    spawn,
+)
+
+PROTOCOL_VERSION: Final = 1
+#: Longest accepted line, in bytes (characters for text streams); longer lines get ``bad_message``.
+MAX_LINE: Final = 1 << 20
+#: Games one session may hold at once; each keeps a state and its bots in memory.
+MAX_GAMES: Final = 64
+#: Steps one ``advance`` takes at most, so a request always returns; the table sends it again.
+MAX_ADVANCE_STEPS: Final = 10_000
+#: Clients one TCP server serves at once.
+MAX_CLIENTS: Final = 8
+#: The bot a hint or a stateless decision uses when the request names none.
+DEFAULT_BOT: Final = "heuristic"
+
+log = logging.getLogger(__name__)
+
+Reply = dict[str, Any]
+
+
+class ErrorKind(StrEnum):
+    """The ``error`` field of an error reply: what class of fault the request had."""
+
+    BAD_JSON = "bad_json"  # the line is not JSON, not UTF-8, or not a JSON object
+    BAD_MESSAGE = "bad_message"  # missing/unknown type, a missing or wrong-typed field, a huge line
+    UNKNOWN_GAME = "unknown_game"  # no game of that name
+    UNKNOWN_GAME_ID = "unknown_game_id"  # no running game with that id in this session
+    BAD_CONFIG = "bad_config"  # game options, bot name or bot options that do not work (ConfigError)
+    INVALID_ACTION = "invalid_action"  # action text the game cannot read (InvalidActionError)
+    ILLEGAL_ACTION = "illegal_action"  # a readable action that is not legal now (IllegalActionError)
+    BAD_STATE = "bad_state"  # a view that no real game could show that seat (BadStateError)
+    NOT_YOUR_TURN = "not_your_turn"  # act/hint/decide for a seat not deciding; act on a seat without a bot
+    GAME_OVER = "game_over"  # a move or hint requested after the end
+    LIMIT = "limit"  # a server limit was reached (games per session, clients per server)
+    INTERNAL = "internal"  # a fault of the server or a bot; details are in the server's log
+
+
+#: Game options that name content files, and the shipped content a client may choose by name.
+CONTENT_OPTIONS: tuple[str, ...] = ("board", "content")
+SHIPPED_CONTENT: frozenset[str] = frozenset({"budapest"})
+
+
+class ProtocolError(Exception):
+    """A request the server answers with an ``error`` reply of ``kind``."""
+
+    def __init__(self, kind: ErrorKind, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def public_action_text(state: State, index: int) -> str | None:
+    """The action at ``state.history[index]`` as every seat sees it, or None when the game does
+    not say (then the server never guesses: the action text alone could be secret)."""
+    text = state.public_action_text(index)
+    return text if isinstance(text, str) else None
+
+
+def public_events(events: list[Event], players: int) -> list[JSON]:
+    """The events every one of ``players`` seats may see, as JSON."""
+    seats = frozenset(range(players))
+    return [e.to_json() for e in events if e.visible_to is None or seats <= e.visible_to]
+
+
+GameFactory = Callable[..., Game]
+
+
+def _registry_games() -> dict[str, GameFactory]:
+    return {name: functools.partial(solver.games.load, name) for name in solver.games.names()}
+
+
+@dataclass
+class _Table:
+    """One running game: the referee's true state, its generators and the seated bots."""
+
+    game_id: str
+    game: Game
+    state: State
+    rng: np.random.Generator  # root of this game's randomness; hint bots spawn children from it
+    chance_rng: np.random.Generator
+    bots: dict[Seat, Bot]
+    bot_names: dict[Seat, str]
+    #: per bot seat: index into ``state.events`` up to which that bot has been informed
+    informed: dict[Seat, int] = field(default_factory=dict)
+
+
+# --- field checks ------------------------------------------------------------------------------
+_MISSING: Final = object()
+
+
+def _bad(message: str) -> ProtocolError:
+    return ProtocolError(ErrorKind.BAD_MESSAGE, message)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _get(msg: JSON, name: str, required: bool) -> Any:
+    value = msg.get(name, _MISSING)
+    if value is _MISSING and required:
+        raise _bad(f"'{msg['type']}' needs field {name!r}")
+    return value
+
+
+def _str_field(msg: JSON, name: str) -> str:
+    value = _get(msg, name, True)
+    if not isinstance(value, str):
+        raise _bad(f"field {name!r} must be a string, not {_type_name(value)}")
+    return value
+
+
+def _opt_str_field(msg: JSON, name: str, default: str) -> str:
+    value = _get(msg, name, False)
+    if value is _MISSING or value is None:
+        return default
+    if not isinstance(value, str):
+        raise _bad(f"field {name!r} must be a string, not {_type_name(value)}")
+    return value
+
+
+def _int_value(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(f"field {name!r} must be an integer, not {_type_name(value)}")
+    if value < minimum:
+        raise _bad(f"field {name!r} must be at least {minimum}, not {value}")
+    return value
+
+
+def _opt_int_field(msg: JSON, name: str, minimum: int) -> int | None:
+    value = _get(msg, name, False)
+    if value is _MISSING or value is None:
+        return None
+    return _int_value(name, value, minimum)
+
+
+def _opt_obj_field(msg: JSON, name: str) -> JSON:
+    value = _get(msg, name, False)
+    if value is _MISSING or value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _bad(f"field {name!r} must be an object, not {_type_name(value)}")
+    return value
+
+
+def _obj_field(msg: JSON, name: str) -> JSON:
+    value = _get(msg, name, True)
+    if not isinstance(value, dict):
+        raise _bad(f"field {name!r} must be an object, not {_type_name(value)}")
+    return value
+
+
+def _budget_field(msg: JSON) -> int | float | None:
+    # Bots read a number as their own budget unit (iterations for search bots); JSON gives no
+    # other unit to pass through, and None lets the bot use its default.
+    value = _get(msg, "budget", False)
+    if value is _MISSING or value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise _bad(f"field 'budget' must be a positive number, not {value!r}")
+    return value
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} overflows a float")
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    # Bots may hand back numpy scalars or arrays in advice; everything else is a server bug.
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-able")
+
+
+def encode_reply(reply: Reply) -> str:
+    """One reply as a line of JSON (no newline), never failing: an unencodable reply becomes an
+    ``internal`` error that keeps the request's id."""
+    try:
+        return json.dumps(reply, separators=(",", ":"), allow_nan=False, default=_json_default)
+    except (TypeError, ValueError, RecursionError) as err:
+        log.error("cannot encode a %r reply: %s", reply.get("type"), err)
+        fallback: Reply = {"type": "error"}
+        if "id" in reply:
+            try:
+                json.dumps(reply["id"], allow_nan=False)
+                fallback["id"] = reply["id"]
+            except (TypeError, ValueError, RecursionError):
+                pass
+        fallback["error"] = str(ErrorKind.INTERNAL)
+        fallback["message"] = f"the {reply.get('type')!r} reply could not be encoded as JSON"
+        return json.dumps(fallback, separators=(",", ":"))
+
+
+def error_reply(kind: ErrorKind, message: str) -> Reply:
+    """An ``error`` reply (without id; :meth:`SeatServer.handle` adds it)."""
+    return {"type": "error", "error": str(kind), "message": message}
+
+
+# --- the server --------------------------------------------------------------------------------
+class SeatServer:
+    """One protocol session: a pure message-in, replies-out machine with no I/O of its own.
+
+    ``games`` maps game names to factories taking the game's options (default: every game of
+    :mod:`solver.games`); tests pass their own games through it.
+    """
+
+    def __init__(
+        self,
+        *,
+        games: Mapping[str, GameFactory] | None = None,
+        max_games: int = MAX_GAMES,
+        max_advance_steps: int = MAX_ADVANCE_STEPS,
+    ) -> None:
+        self.games: dict[str, GameFactory] = dict(games) if games is not None else _registry_games()
+        self.max_games = max_games
+        self.max_advance_steps = max_advance_steps
+        self.tables: dict[str, _Table] = {}
+        #: set once ``bye`` is handled; the serving loop stops reading
+        self.closed = False
+        self._next_id = 1
+        self._handlers: dict[str, Callable[[JSON], list[Reply]]] = {
+            "hello": self._hello,
+            "new_game": self._new_game,
+            "apply": self._apply,
+            "chance": self._chance,
+            "act": self._act,
+            "advance": self._advance,
+            "view": self._view,
+            "events": self._events,
+            "hint": self._hint,
+            "decide": self._decide,
+            "hint_view": self._hint_view,
+            "end_game": self._end_game,
+            "bye": self._bye,
+        }
+
+    @property
+    def message_types(self) -> list[str]:
+        """The request types this server understands."""
+        return list(self._handlers)
+
+    # --- entry points ---------------------------------------------------------------------------
+    def handle_line(self, line: str | bytes) -> list[Reply]:
+        """Answer one line of input; never raises. A blank line gets no reply."""
+        try:
+            if len(line) > MAX_LINE:
+                return self.reject_overlong(len(line))
+            if isinstance(line, bytes):
+                try:
+                    line = line.decode("utf-8")
+                except UnicodeDecodeError as err:
+                    message = f"line is not UTF-8: byte {err.start} is invalid"
+                    return [error_reply(ErrorKind.BAD_JSON, message)]
+            if not line.strip():
+                return []
+            try:
+                msg = json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
+            except RecursionError:
+                return [error_reply(ErrorKind.BAD_JSON, "line is not JSON: nested too deeply")]
+            except ValueError as err:  # JSONDecodeError, huge integers, non-finite numbers
+                return [error_reply(ErrorKind.BAD_JSON, f"line is not JSON: {err}")]
+            return self.handle(msg)
+        except Exception:  # the promise is "never raises": a bug becomes an internal error
+            log.exception("seat protocol: unexpected failure on a line")
+            return [error_reply(ErrorKind.INTERNAL, "unexpected server failure; see the server log")]
+
+    def reject_overlong(self, size: int) -> list[Reply]:
+        """The answer to a line of ``size`` bytes over :data:`MAX_LINE` (its id is never read)."""
+        return [error_reply(ErrorKind.BAD_MESSAGE, f"line of {size} bytes is over the {MAX_LINE}-byte limit")]
+
+    def handle(self, msg: object) -> list[Reply]:
+        """Answer one decoded message; never raises. Every reply echoes the message's ``id``."""
+        has_id = isinstance(msg, dict) and "id" in msg
+        msg_id = msg.get("id") if isinstance(msg, dict) else None
+        try:
+            replies = self._dispatch(msg)
+        except ProtocolError as err:
+            replies = [error_reply(err.kind, err.message)]
+        except Exception as err:
+            log.exception("seat protocol: unexpected failure handling %r", _short(msg))
+            message = f"unexpected {type(err).__name__}; see the server log"
+            replies = [error_reply(ErrorKind.INTERNAL, message)]
+        if not has_id:
+            return replies
+        # The id goes second, after the type, so transcripts read well.
+        return [{"type": r.pop("type"), "id": msg_id, **r} for r in replies]
+
+    def _dispatch(self, msg: object) -> list[Reply]:
+        if not isinstance(msg, dict):
+            raise ProtocolError(ErrorKind.BAD_JSON, f"a message is a JSON object, not {_type_name(msg)}")
+        kind = msg.get("type", _MISSING)
+        if kind is _MISSING:
+            raise _bad("message has no 'type'")
+        if not isinstance(kind, str):
+            raise _bad(f"field 'type' must be a string, not {_type_name(kind)}")
+        handler = self._handlers.get(kind)
+        if handler is None:
+            raise _bad(f"unknown message type {kind[:60]!r}; known: {', '.join(self._handlers)}")
+        return handler(msg)
+
+    # --- session --------------------------------------------------------------------------------
+    def _hello(self, msg: JSON) -> list[Reply]:
+        games: JSON = {}
+        for name, factory in sorted(self.games.items()):
+            entry: JSON = {"bots": _available_bots(name)}
+            try:
+                entry["default_config"] = factory().config()
+            except Exception:  # a game that needs options has no default to show
+                log.debug("no default config for %s", name, exc_info=True)
+            games[name] = entry
+        return [{
+            "type": "welcome",
+            "protocol": PROTOCOL_VERSION,
+            "engine": solver.__version__,
+            "compiled": solver.is_compiled(),
+            "games": games,
+            "messages": self.message_types,
+            "limits": {"max_line": MAX_LINE, "max_games": self.max_games,
+                       "max_advance_steps": self.max_advance_steps},
+        }]
+
+    def _bye(self, msg: JSON) -> list[Reply]:
+        self.closed = True
+        self.tables.clear()
+        return [{"type": "bye"}]
+
+    # --- stateful games -------------------------------------------------------------------------
+    def _new_game(self, msg: JSON) -> list[Reply]:
+        name = _str_field(msg, "game")
+        config = _opt_obj_field(msg, "config")
+        seed = _opt_int_field(msg, "seed", 0)
+        seat_specs = _opt_obj_field(msg, "bots")
+        game = self._load_game(name, config)
+        specs = _parse_seat_bots(seat_specs, game)
+        if len(self.tables) >= self.max_games:
+            raise ProtocolError(ErrorKind.LIMIT, f"this session already holds {len(self.tables)} games "
+                                f"(the limit); send end_game for one first")
+        # One root generator per game; its children drive chance and each seat, so a seat's bot
+        # draws the same numbers whatever the other seats do (solver.core.seeds).
+        rng = make_rng(seed)
+        chance_rng, *seat_rngs = spawn(rng, game.num_players + 1)
+        seated: dict[Seat, Bot] = {}
+        for seat, (bot_name, options) in sorted(specs.items()):
+            seated[seat] = _make_bot(game, bot_name, seat, seat_rngs[seat], options)
+        state = game.new_initial_state()
+        for seat, bot in seated.items():
+            _call_bot(bot.restart, specs[seat][0], state.view(seat))
+        game_id = f"g{self._next_id}"
+        self._next_id += 1
+        table = _Table(game_id, game, state, rng, chance_rng, seated,
+                       {seat: spec[0] for seat, spec in specs.items()},
+                       {seat: len(state.events) for seat in seated})
+        self.tables[game_id] = table
+        return [{
+            "type": "game_started",
+            "game_id": game_id,
+            "game": name,
+            "config": game.config(),
+            "players": game.num_players,
+            "seats": {str(s): table.bot_names.get(s) for s in range(game.num_players)},
+            "decision": state.decision().to_json(),
+            "over": state.is_terminal(),
+        }]
+
+    def _apply(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        text = _str_field(msg, "action")
+        _check_not_over(table)
+        action = _parse_action(table.game, text)
+        state = table.state
+        if action not in state.legal_actions():
+            # The legal list is not quoted: at a hidden seat's turn it would give away its position.
+            raise ProtocolError(
+                ErrorKind.ILLEGAL_ACTION,
+                f"{text[:80]!r} is not legal now ({state.decision().prompt}); "
+                f"ask 'view' for the acting seat to see its legal actions",
+            )
+        return [self._commit(table, action)]
+
+    def _chance(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        _check_not_over(table)
+        if not table.state.is_chance_node():
+            raise ProtocolError(ErrorKind.NOT_YOUR_TURN,
+                                f"not a chance node: {table.state.decision().prompt}")
+        return [self._commit(table, self._draw(table))]
+
+    def _act(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        seat = self._seat(msg, table)
+        _check_not_over(table)
+        decision = table.state.decision()
+        if decision.seat != seat:
+            raise ProtocolError(ErrorKind.NOT_YOUR_TURN, f"seat {seat} is not to act: {decision.prompt}")
+        if seat not in table.bots:
+            raise ProtocolError(ErrorKind.NOT_YOUR_TURN,
+                                f"seat {seat} has no bot; send 'apply' with that seat's move")
+        action = self._bot_move(table, seat)
+        reply = self._commit(table, action)
+        # Addressed to the seat: its own move in full, which the public part may hide.
+        reply["seat"] = seat
+        reply["action"] = table.game.action_to_str(action)
+        return [reply]
+
+    def _advance(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        replies: list[Reply] = []
+        try:
+            while len(replies) < self.max_advance_steps:
+                state = table.state
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    action = self._draw(table)
+                else:
+                    seat = state.decision().seat
+                    if seat not in table.bots:
+                        break
+                    action = self._bot_move(table, seat)
+                replies.append(self._commit(table, action))
+        except ProtocolError as err:
+            # Each step stands on its own: the steps already made are reported before the fault.
+            replies.append(error_reply(err.kind, f"after {len(replies)} steps: {err.message}"))
+            return replies
+        except Exception as err:  # the catch-all in handle() would drop the steps already made
+            log.exception("seat protocol: advance failed after %d steps", len(replies))
+            message = f"after {len(replies)} steps: unexpected {type(err).__name__}; see the server log"
+            replies.append(error_reply(ErrorKind.INTERNAL, message))
+            return replies
+        replies.append(self._status(table, "advanced", steps=len(replies)))
+        return replies
+
+    def _view(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        seat = self._seat(msg, table)
+        return [{"type": "view", "game_id": table.game_id, "seat": seat,
+                 "view": table.state.view(seat).to_json()}]
+
+    def _events(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        seat = self._seat(msg, table)
+        since = _opt_int_field(msg, "since", 0) or 0
+        # Positions count only this seat's events: a global index would tell how many hidden
+        # events other seats received.
+        visible = table.state.events_for(seat)
+        return [{"type": "events", "game_id": table.game_id, "seat": seat,
+                 "events": [e.to_json() for e in visible[since:]], "next": len(visible)}]
+
+    def _hint(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        seat = self._seat(msg, table)
+        bot_name = _opt_str_field(msg, "bot", DEFAULT_BOT)
+        options = _opt_obj_field(msg, "options")
+        budget = _budget_field(msg)
+        _check_not_over(table)
+        decision = table.state.decision()
+        if decision.seat != seat:
+            raise ProtocolError(ErrorKind.NOT_YOUR_TURN, f"seat {seat} is not to act: {decision.prompt}")
+        view = table.state.view(seat)
+        bot = _make_bot(table.game, bot_name, seat, spawn(table.rng, 1)[0], options)
+        return [_hint_reply(bot, bot_name, view, budget, game_id=table.game_id)]
+
+    def _end_game(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        del self.tables[table.game_id]
+        return [{"type": "ended", "game_id": table.game_id, "over": table.state.is_terminal()}]
+
+    # --- stateless requests ---------------------------------------------------------------------
+    def _decide(self, msg: JSON) -> list[Reply]:
+        game, view, bot_name, options, seed = self._stateless(msg)
+        _check_view_decides(view)
+        bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
+        _call_bot(bot.restart, bot_name, view)
+        action = _checked_bot_action(bot, view, bot_name)
+        return [{"type": "decision", "seat": view.seat, "bot": bot_name,
+                 "action": game.action_to_str(action)}]
+
+    def _hint_view(self, msg: JSON) -> list[Reply]:
+        game, view, bot_name, options, seed = self._stateless(msg)
+        budget = _budget_field(msg)
+        _check_view_decides(view)
+        bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
+        return [_hint_reply(bot, bot_name, view, budget)]
+
+    def _stateless(self, msg: JSON) -> tuple[Game, View, str, JSON, int | None]:
+        name = _str_field(msg, "game")
+        config_given = _get(msg, "config", False)
+        view_json = _obj_field(msg, "view")
+        bot_name = _opt_str_field(msg, "bot", DEFAULT_BOT)
+        options = _opt_obj_field(msg, "options")
+        seed = _opt_int_field(msg, "seed", 0)
+        # Without a config the view's own is used: a view always carries the options it was made in.
+        if config_given is _MISSING or config_given is None:
+            config = view_json.get("config")
+            if not isinstance(config, dict):
+                config = {}
+        else:
+            config = _opt_obj_field(msg, "config")
+        game = self._load_game(name, config)
+        try:
+            view = game.view_from_json(view_json)
+        except BadStateError as err:
+            raise ProtocolError(ErrorKind.BAD_STATE, str(err)) from None
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+            # A game's reader should raise BadStateError itself; the fault is still in the input.
+            log.warning("%s.view_from_json raised %s instead of BadStateError", name, type(err).__name__)
+            raise ProtocolError(ErrorKind.BAD_STATE,
+                                f"{name} view is malformed ({type(err).__name__}: {str(err)[:200]})",
+                                ) from None
+        return game, view, bot_name, options, seed
+
+    # --- helpers --------------------------------------------------------------------------------
+    def _load_game(self, name: str, config: JSON) -> Game:
+        factory = self.games.get(name)
+        if factory is None:
+            raise ProtocolError(ErrorKind.UNKNOWN_GAME,
+                                f"unknown game {name[:60]!r}; known: {', '.join(sorted(self.games))}")
+        for key in CONTENT_OPTIONS:
+            # A client must not make the server read its files: only shipped content by name.
+            value = config.get(key)
+            if value is not None and value not in SHIPPED_CONTENT:
+                raise ProtocolError(
+                    ErrorKind.BAD_CONFIG,
+                    f"{key} {str(value)[:60]!r}: only shipped content ({', '.join(sorted(SHIPPED_CONTENT))}) "
+                    "can be chosen over the protocol",
+                )
+        try:
+            return factory(**config)
+        except CopsolverError as err:  # ConfigError, or BadStateError from a content file
+            raise ProtocolError(ErrorKind.BAD_CONFIG, str(err)) from None
+        except (TypeError, OSError) as err:
+            raise ProtocolError(ErrorKind.BAD_CONFIG, f"{name}: bad options: {err}") from None
+
+    def _table(self, msg: JSON) -> _Table:
+        game_id = _str_field(msg, "game_id")
+        table = self.tables.get(game_id)
+        if table is None:
+            raise ProtocolError(ErrorKind.UNKNOWN_GAME_ID, f"no game {game_id[:60]!r} in this session")
+        return table
+
+    def _seat(self, msg: JSON, table: _Table) -> Seat:
+        seat = _int_value("seat", _get(msg, "seat", True), 0)
+        if seat >= table.game.num_players:
+            raise _bad(f"seat {seat} is not a seat of this game (0..{table.game.num_players - 1})")
+        return seat
+
+    def _draw(self, table: _Table) -> Action:
+        outcomes = table.state.chance_outcomes()
+        probs = np.array([p for _, p in outcomes], dtype=float)
+        index = int(table.chance_rng.choice(len(outcomes), p=probs / probs.sum()))
+        return outcomes[index][0]
+
+    def _bot_move(self, table: _Table, seat: Seat) -> Action:
+        """Bring the seat's bot up to date with what it may see, and ask it for a move."""
+        bot = table.bots[seat]
+        events = table.state.events
+        start = table.informed.get(seat, 0)
+        for i in range(start, len(events)):
+            if events[i].visible(seat):
+                _call_bot(bot.inform, table.bot_names[seat], events[i])
+            table.informed[seat] = i + 1
+        return _checked_bot_action(bot, table.state.view(seat), table.bot_names[seat])
+
+    def _commit(self, table: _Table, action: Action) -> Reply:
+        """Apply a legal ``action`` to a clone, keep the clone, and describe the step publicly."""
+        state = table.state
+        before = len(state.events)
+        trial = state.clone()
+        try:
+            trial.apply(action)
+        except IllegalActionError:
+            # The engine's message may list the acting seat's legal moves; only the public prompt
+            # is repeated.
+            prompt = state.decision().prompt
+            raise ProtocolError(ErrorKind.ILLEGAL_ACTION, f"the action is not legal now ({prompt})") from None
+        table.state = trial
+        public = {
+            "action": public_action_text(trial, len(trial.history) - 1),
+            "events": public_events(trial.events[before:], table.game.num_players),
+        }
+        return self._status(table, "applied", public=public)
+
+    @staticmethod
+    def _status(table: _Table, kind: str, **fields: Any) -> Reply:
+        state = table.state
+        reply: Reply = {"type": kind, "game_id": table.game_id, **fields,
+                        "decision": state.decision().to_json(), "over": state.is_terminal()}
+        if state.is_terminal():
+            reply["returns"] = state.returns()
+        return reply
+
+
+def _short(msg: object) -> str:
+    return repr(msg)[:200]
+
+
+def _available_bots(game_name: str) -> dict[str, str]:
+    try:
+        return dict(bots.available(game_name))
+    except Exception:  # a game without bots still shows up, with none
+        log.debug("no bots for %s", game_name, exc_info=True)
+        return {}
+
+
+def _parse_seat_bots(specs: JSON, game: Game) -> dict[Seat, tuple[str, JSON]]:
+    """``{"<seat>": "<bot>" | {"name": ..., "options": {...}}}`` -> seat -> (name, options)."""
+    seats: dict[Seat, tuple[str, JSON]] = {}
+    for key, spec in specs.items():
+        if not re.fullmatch(r"[0-9]{1,3}", key):
+            raise _bad(f"bots: key {key[:20]!r} is not a seat number")
+        seat = int(key)
+        if seat >= game.num_players:
+            raise ProtocolError(ErrorKind.BAD_CONFIG,
+                                f"bots: seat {seat} is not a seat of this game (0..{game.num_players - 1})")
+        if isinstance(spec, str):
+            seats[seat] = (spec, {})
+            continue
+        if not isinstance(spec, dict):
+            raise _bad(f"bots[{key!r}] must be a bot name or an object, not {_type_name(spec)}")
+        name = spec.get("name")
+        if not isinstance(name, str):
+            raise _bad(f"bots[{key!r}].name must be a string, not {_type_name(name)}")
+        options = spec.get("options", {})
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise _bad(f"bots[{key!r}].options must be an object, not {_type_name(options)}")
+        seats[seat] = (name, options)
+    return seats
+
+
+def _make_bot(game: Game, name: str, seat: Seat, rng: np.random.Generator, options: JSON) -> Bot:
+    try:
+        bot: Bot = bots.make(game, name, seat=seat, rng=rng, **options)
+    except ConfigError as err:
+        raise ProtocolError(ErrorKind.BAD_CONFIG, str(err)) from None
+    except TypeError as err:  # an option the bot's constructor does not take
+        raise ProtocolError(ErrorKind.BAD_CONFIG, f"bot {name[:40]!r}: bad options: {err}") from None
+    return bot
+
+
+def _call_bot(fn: Callable[..., Any], bot_name: str, *args: Any) -> Any:
+    """Call into bot code; a failure there is the server's fault, reported without its text (the
+    text could quote what the bot's seat knows)."""
+    try:
+        return fn(*args)
+    except ProtocolError:
+        raise
+    except Exception as err:
+        log.exception("bot %r failed", bot_name)
+        raise ProtocolError(ErrorKind.INTERNAL,
+                            f"bot {bot_name!r} failed ({type(err).__name__}); see the server log") from None
+
+
+def _checked_bot_action(bot: Bot, view: View, bot_name: str) -> Action:
+    action = _call_bot(bot.step, bot_name, view)
+    if isinstance(action, np.integer):
+        action = int(action)
+    if isinstance(action, bool) or not isinstance(action, int) or action not in view.legal_actions:
+        log.error("bot %r chose %r, not among its legal actions", bot_name, action)
+        raise ProtocolError(ErrorKind.INTERNAL, f"bot {bot_name!r} chose an action that is not legal")
+    return action
+
+
+def _hint_reply(bot: Bot, bot_name: str, view: View, budget: int | float | None,
+                game_id: str | None = None) -> Reply:
+    _call_bot(bot.restart, bot_name, view)
+    advice = _call_bot(bot.advise, bot_name, view, budget)
+    reply: Reply = {"type": "hint"}
+    if game_id is not None:
+        reply["game_id"] = game_id
+    reply.update({"seat": view.seat, "bot": bot_name, "advice": _call_bot(advice.to_json, bot_name)})
+    return reply
+
+
+def _check_not_over(table: _Table) -> None:
+    if table.state.is_terminal():
+        prompt = table.state.decision().prompt
+        raise ProtocolError(ErrorKind.GAME_OVER, f"game {table.game_id} is over: {prompt}")
+
+
+def _check_view_decides(view: View) -> None:
+    if not view.legal_actions:
+        raise ProtocolError(ErrorKind.NOT_YOUR_TURN,
+                            f"the view's seat {view.seat} is not to act: {view.decision.prompt}")
+
+
+def _parse_action(game: Game, text: str) -> Action:
+    try:
+        return game.str_to_action(text)
+    except InvalidActionError as err:
+        raise ProtocolError(ErrorKind.INVALID_ACTION, str(err)) from None
+    except ValueError as err:
+        # A parser should raise InvalidActionError itself (some int() calls slip through on
+        # digits like "²"); the fault is still in the text.
+        log.warning("%s.str_to_action raised %s instead of InvalidActionError", game.name, type(err).__name__)
+        raise ProtocolError(ErrorKind.INVALID_ACTION, f"cannot read action {text[:80]!r}: {err}") from None
+
+
+# --- transports --------------------------------------------------------------------------------
+class LineReader(Protocol):
+    """A readable stream, text or binary (``sys.stdin.buffer``, a socket file, ``io.StringIO``)."""
+
+    def readline(self, size: int = -1, /) -> Any: ...
+
+
+class LineWriter(Protocol):
+    """A writable stream, text or binary."""
+
+    def write(self, data: Any, /) -> Any: ...
+
+    def flush(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class _Dropped:
+    """Stands for an input line longer than :data:`MAX_LINE`, read to its end and thrown away."""
+
+    size: int
+
+
+def _read_lines(stream: LineReader) -> Iterator[str | bytes | _Dropped]:
+    """Yield the stream's lines; a line over :data:`MAX_LINE` is consumed in bounded chunks (never
+    held whole in memory) and yielded as :class:`_Dropped`."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and line[-1:] not in ("\n", b"\n"):
+            size = len(line)
+            while True:
+                more = stream.readline(MAX_LINE + 1)
+                size += len(more)
+                if not more or more[-1:] in ("\n", b"\n"):
+                    break
+            yield _Dropped(size)
+            continue
+        yield line
+
+
+def serve_lines(server: SeatServer, rfile: LineReader, wfile: LineWriter) -> None:
+    """Run ``server`` over a pair of streams (text or binary) until EOF or ``bye``."""
+    binary = not isinstance(wfile, io.TextIOBase)
+    for line in _read_lines(rfile):
+        if isinstance(line, _Dropped):
+            replies = server.reject_overlong(line.size)
+        else:
+            replies = server.handle_line(line)
+        for reply in replies:
+            text = encode_reply(reply) + "\n"
+            wfile.write(text.encode("utf-8") if binary else text)
+        wfile.flush()
+        if server.closed:
+            return
+
+
+def _binary(stream: Any) -> Any:
+    # A text wrapper's buffer lets each line be decoded strictly, so bad UTF-8 gets a reply
+    # instead of an exception inside the wrapper.
+    buffer = getattr(stream, "buffer", None)
+    return buffer if buffer is not None else stream
+
+
+def serve_stdio(stdin: LineReader | None = None, stdout: LineWriter | None = None) -> int:
+    """Serve one session over stdin/stdout (or the given streams); return 0 at EOF or ``bye``."""
+    rfile = _binary(stdin if stdin is not None else sys.stdin)
+    wfile = _binary(stdout if stdout is not None else sys.stdout)
+    serve_lines(SeatServer(), rfile, wfile)
+    return 0
+
+
+class SeatTCPServer(socketserver.ThreadingTCPServer):
+    """A TCP seat server: one :class:`SeatServer` session per connection, in its own thread.
+
+    :meth:`shutdown` stops accepting; :meth:`server_close` also closes live connections, so a
+    test or a signal handler can stop it without waiting for clients.
+    """
+
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], *, max_clients: int = MAX_CLIENTS,
+                 idle_timeout: float | None = None,
+                 games: Mapping[str, GameFactory] | None = None) -> None:
+        self.max_clients = max_clients
+        self.idle_timeout = idle_timeout
+        self.session_games = dict(games) if games is not None else None
+        self._slots = threading.BoundedSemaphore(max_clients)
+        self._lock = threading.Lock()
+        self._live: set[socket.socket] = set()
+        super().__init__(address, _SeatHandler)
+
+    @property
+    def port(self) -> int:
+        """The port bound (useful after binding port 0)."""
+        return int(self.server_address[1])
+
+    def server_close(self) -> None:
+        """Close the listening socket and every live connection."""
+        super().server_close()
+        with self._lock:
+            live = list(self._live)
+        for conn in live:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+
+
+class _SeatHandler(socketserver.StreamRequestHandler):
+    server: SeatTCPServer
+
+    def finish(self) -> None:
+        # The peer may be gone already; a failed final flush is not worth a traceback.
+        with contextlib.suppress(OSError):
+            super().finish()
+
+    def handle(self) -> None:
+        self.connection.settimeout(self.server.idle_timeout)
+        if not self.server._slots.acquire(blocking=False):
+            limit = self.server.max_clients
+            busy = error_reply(ErrorKind.LIMIT, f"the server is serving {limit} clients (the limit)")
+            with contextlib.suppress(OSError):
+                self.wfile.write((encode_reply(busy) + "\n").encode())
+            return
+        sock: socket.socket = self.request
+        with self.server._lock:
+            self.server._live.add(sock)
+        try:
+            serve_lines(SeatServer(games=self.server.session_games), self.rfile, self.wfile)
+        except (OSError, ValueError):  # the peer went away, timed out, or the server closed it
+            log.debug("connection ended", exc_info=True)
+        finally:
+            with self.server._lock:
+                self.server._live.discard(sock)
+            self.server._slots.release()
+
+
+def tcp_server(port: int, host: str = "127.0.0.1", *, max_clients: int = MAX_CLIENTS,
+               idle_timeout: float | None = None,
+               games: Mapping[str, GameFactory] | None = None) -> SeatTCPServer:
+    """Bind a :class:`SeatTCPServer` (loopback only by default; port 0 picks a free port).
+
+    The caller runs ``serve_forever()`` and later ``shutdown()`` and ``server_close()``.
+    """
+    return SeatTCPServer((host, port), max_clients=max_clients, idle_timeout=idle_timeout, games=games)
+
+
+def serve_tcp(port: int, host: str = "127.0.0.1", *, max_clients: int = MAX_CLIENTS,
+              idle_timeout: float | None = None, stop: threading.Event | None = None,
+              ready: Callable[[SeatTCPServer], None] | None = None) -> int:
+    """Serve the protocol on TCP until ``stop`` is set (or an interrupt); return 0.
+
+    The default host is loopback: the protocol has no authentication, so exposing it to a network
+    is a choice the caller makes by naming another host. ``ready`` is called once bound.
+    """
+    server = tcp_server(port, host, max_clients=max_clients, idle_timeout=idle_timeout)
+    if stop is not None:
+        def watch(event: threading.Event) -> None:
+            event.wait()
+            server.shutdown()
+
+        threading.Thread(target=watch, args=(stop,), daemon=True).start()
+    try:
+        if ready is not None:
+            ready(server)
+        server.serve_forever(poll_interval=0.1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port (0..65535)")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``copsolver serve``: the seat protocol on stdin/stdout, or on TCP with ``--tcp PORT``."""
+    parser = argparse.ArgumentParser(
+        prog="copsolver serve",
+        description="Seat bots for any front end: newline-delimited JSON (docs/protocol.md).",
+    )
+    parser.add_argument("--tcp", type=_port, metavar="PORT",
+                        help="listen on TCP instead of stdin/stdout (0: any free port)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind with --tcp (default loopback; there is no authentication)")
+    parser.add_argument("--max-clients", type=int, default=MAX_CLIENTS, metavar="N",
+                        help=f"TCP clients served at once (default {MAX_CLIENTS})")
+    parser.add_argument("--idle-timeout", type=float, default=None, metavar="SECONDS",
+                        help="close a TCP connection idle this long")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    if args.tcp is None:
+        out = sys.stdout
+        # Anything the engine prints must not corrupt the reply stream: stdout is the protocol's.
+        with contextlib.redirect_stdout(sys.stderr):
+            return serve_stdio(sys.stdin, out)
+
+    def announce(server: SeatTCPServer) -> None:
+        host, port = server.server_address[:2]
+        print(f"copsolver: seat protocol on {host!s}:{port}", file=sys.stderr, flush=True)
+
+    # SIGTERM (a service manager stopping us) shuts the server down cleanly, as Ctrl-C does.
+    stop = threading.Event()
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
+    except ValueError:  # not the main thread (an embedding caller); it stops us its own way
+        previous = None
+    try:
+        return serve_tcp(args.tcp, args.host, max_clients=max(1, args.max_clients),
+                         idle_timeout=args.idle_timeout, stop=stop, ready=announce)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,768 @@
+"""The seat protocol (bots/protocol.py): transcripts, stateless requests, typed errors, no leaks,
+and the stdio and TCP transports."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import bots.protocol as protocol
+from bots.protocol import MAX_LINE, ErrorKind, SeatServer, encode_reply, serve_lines, tcp_server
+from solver.core import TERMINAL, State
+from solver.games import load
+from solver.games.police07.codec import REVEALED_MOVES
+from solver.games.police07.rules import Police07State
+from tests.toygame import HiddenPass
+
+ROOT = Path(__file__).resolve().parents[1]
+DETECTIVE_BOTS = {"1": "heuristic", "2": "heuristic", "3": "random"}
+ALL_BOTS = {"0": "heuristic", "1": "heuristic", "2": "heuristic", "3": "random"}
+
+
+class Client:
+    """Talks to a SeatServer through lines, as a front end would; every reply must be JSON."""
+
+    def __init__(self, server: SeatServer | None = None) -> None:
+        self.server = server if server is not None else SeatServer()
+        self.transcript: list[tuple[str, list[str]]] = []
+
+    def send(self, msg: dict[str, Any] | str) -> list[dict[str, Any]]:
+        line = msg if isinstance(msg, str) else json.dumps(msg)
+        out = [encode_reply(r) for r in self.server.handle_line(line)]
+        self.transcript.append((line, out))
+        return [json.loads(text) for text in out]
+
+    def one(self, msg: dict[str, Any] | str) -> dict[str, Any]:
+        replies = self.send(msg)
+        assert len(replies) == 1, replies
+        return replies[0]
+
+    def error(self, msg: dict[str, Any] | str, kind: ErrorKind) -> dict[str, Any]:
+        reply = self.one(msg)
+        assert reply["type"] == "error", reply
+        assert reply["error"] == kind.value, reply
+        assert isinstance(reply["message"], str) and reply["message"], reply
+        return reply
+
+    def state(self, game_id: str) -> State:
+        return self.server.tables[game_id].state
+
+
+def start(client: Client, bots: dict[str, Any] | None = None, seed: int = 7, **config: Any) -> str:
+    msg: dict[str, Any] = {"type": "new_game", "id": "new", "game": "police07", "seed": seed}
+    if bots is not None:
+        msg["bots"] = bots
+    if config:
+        msg["config"] = config
+    reply = client.one(msg)
+    assert reply["type"] == "game_started", reply
+    return str(reply["game_id"])
+
+
+# --- the scripted transcript ----------------------------------------------------------------------
+def test_transcript_human_factor_against_detective_bots() -> None:
+    client = Client()
+    welcome = client.one({"type": "hello", "id": 1})
+    assert welcome["type"] == "welcome" and welcome["id"] == 1
+    assert welcome["protocol"] == 1
+    assert isinstance(welcome["engine"], str) and isinstance(welcome["compiled"], bool)
+    assert {"random", "heuristic"} <= set(welcome["games"]["police07"]["bots"])
+
+    started = client.one({"type": "new_game", "id": 2, "game": "police07", "seed": 11,
+                          "bots": DETECTIVE_BOTS})
+    assert started["type"] == "game_started" and started["id"] == 2
+    game_id = started["game_id"]
+    assert started["players"] == 4
+    assert started["seats"] == {"0": None, "1": "heuristic", "2": "heuristic", "3": "random"}
+    assert started["decision"]["kind"] == "chance"
+
+    # The start cards are dealt by chance; then Dr. Factor, who has no bot, must move.
+    replies = client.send({"type": "advance", "id": 3, "game_id": game_id})
+    assert [r["type"] for r in replies] == ["applied"] * 4 + ["advanced"]
+    assert all(r["id"] == 3 for r in replies)
+    assert [r["public"]["action"].split()[0] for r in replies[:4]] == ["start"] * 4
+    assert replies[-1]["steps"] == 4
+    assert replies[-1]["decision"]["seat"] == 0 and not replies[-1]["over"]
+
+    moves = 0
+    while True:
+        view = client.one({"type": "view", "id": "v", "game_id": game_id, "seat": 0})
+        assert view["type"] == "view" and view["seat"] == 0
+        assert view["view"]["role"] == "factor" and view["view"]["decision"]["seat"] == 0
+        legal = view["view"]["legal_actions"]
+        assert legal
+        # A Dr. Factor move: the last listed (often a joker or double, so those paths run too).
+        applied = client.one({"type": "apply", "id": "a", "game_id": game_id, "action": legal[-1]})
+        assert applied["type"] == "applied" and applied["game_id"] == game_id
+        assert "action" not in applied and "seat" not in applied  # unaddressed: public only
+        moves += 1
+        if applied["over"]:
+            break
+        if applied["decision"]["seat"] == 0:  # the second half of a double, or a ticket to take
+            continue
+        replies = client.send({"type": "advance", "id": "adv", "game_id": game_id})
+        assert replies[-1]["type"] == "advanced"
+        assert all(r["type"] == "applied" for r in replies[:-1])
+        if replies[-1]["over"]:
+            break
+        assert replies[-1]["decision"]["seat"] == 0
+    final = client.state(game_id)
+    assert final.is_terminal()
+    last = replies[-1] if not applied["over"] else applied
+    assert last["returns"] == final.returns()
+    assert last["decision"]["seat"] == TERMINAL
+    assert moves >= 1
+
+    client.error({"type": "apply", "id": "late", "game_id": game_id, "action": legal[0]}, ErrorKind.GAME_OVER)
+    ended = client.one({"type": "end_game", "id": 9, "game_id": game_id})
+    assert ended == {"type": "ended", "id": 9, "game_id": game_id, "over": True}
+    client.error({"type": "view", "game_id": game_id, "seat": 0}, ErrorKind.UNKNOWN_GAME_ID)
+    assert client.one({"type": "bye", "id": 10}) == {"type": "bye", "id": 10}
+    assert client.server.closed
+
+
+def test_bots_only_game_is_seed_deterministic() -> None:
+    def play(seed: int) -> list[dict[str, Any]]:
+        client = Client()
+        game_id = start(client, ALL_BOTS, seed=seed)
+        replies = client.send({"type": "advance", "game_id": game_id})
+        assert replies[-1]["type"] == "advanced" and replies[-1]["over"]
+        return replies
+
+    assert play(5) == play(5)
+    # Different seeds deal different start cards (with overwhelming probability).
+    assert [r["public"] for r in play(5)[:4]] != [r["public"] for r in play(6)[:4]]
+
+
+def test_act_and_chance_steps() -> None:
+    client = Client()
+    game_id = start(client, {"0": "heuristic", "2": "random"})
+    client.error({"type": "act", "game_id": game_id, "seat": 0}, ErrorKind.NOT_YOUR_TURN)  # chance first
+    for _ in range(4):
+        assert client.one({"type": "chance", "game_id": game_id})["type"] == "applied"
+    client.error({"type": "chance", "game_id": game_id}, ErrorKind.NOT_YOUR_TURN)  # Dr. Factor's turn
+    client.error({"type": "act", "game_id": game_id, "seat": 1}, ErrorKind.NOT_YOUR_TURN)
+    before = client.state(game_id).to_json()
+    client.error({"type": "hint", "game_id": game_id, "seat": 1}, ErrorKind.NOT_YOUR_TURN)
+    acted = client.one({"type": "act", "id": "x", "game_id": game_id, "seat": 0})
+    # Addressed to seat 0: his own move in full; the public part says only what detectives see.
+    assert acted["seat"] == 0
+    state = client.state(game_id)
+    assert acted["action"] == state.game.action_to_str(state.history[-1])
+    assert len(state.history) == len(before["actions"]) + 1
+    assert acted["public"]["action"] == state.view(1).to_json()["history"][-1][1]
+    # Seat 1 has no bot: act is refused, the table must send the move with apply.
+    assert acted["decision"]["seat"] == 1
+    client.error({"type": "act", "game_id": game_id, "seat": 1}, ErrorKind.NOT_YOUR_TURN)
+
+
+def test_view_events_and_hint_for_one_seat() -> None:
+    client = Client()
+    game_id = start(client, ALL_BOTS | {"0": "random"})
+    client.send({"type": "advance", "game_id": game_id})
+    state = client.state(game_id)
+    for seat in range(4):
+        reply = client.one({"type": "events", "game_id": game_id, "seat": seat})
+        visible = [e.to_json() for e in state.events_for(seat)]
+        assert reply["events"] == visible and reply["next"] == len(visible)
+        tail = client.one({"type": "events", "game_id": game_id, "seat": seat, "since": 5})
+        assert tail["events"] == visible[5:]
+        view = client.one({"type": "view", "game_id": game_id, "seat": seat})["view"]
+        assert view == state.view(seat).to_json()
+
+    client2 = Client()
+    game_id = start(client2, DETECTIVE_BOTS)
+    client2.send({"type": "advance", "game_id": game_id})
+    hint = client2.one({"type": "hint", "id": "h", "game_id": game_id, "seat": 0})
+    assert hint["type"] == "hint" and hint["seat"] == 0 and hint["bot"] == "heuristic"
+    legal = client2.state(game_id).view(0).to_json()["legal_actions"]
+    assert sorted(r["text"] for r in hint["advice"]["ranked"]) == sorted(legal)
+    random_hint = client2.one({"type": "hint", "game_id": game_id, "seat": 0, "bot": "random"})
+    assert random_hint["bot"] == "random"
+    client2.error({"type": "hint", "game_id": game_id, "seat": 0, "bot": "nobody"}, ErrorKind.BAD_CONFIG)
+    client2.error({"type": "hint", "game_id": game_id, "seat": 0, "options": {"epsilon": 7}},
+                  ErrorKind.BAD_CONFIG)
+
+
+# --- stateless requests ---------------------------------------------------------------------------
+def _detective_view() -> dict[str, Any]:
+    """A detective's view JSON from a real game at that detective's turn."""
+    client = Client()
+    game_id = start(client, {"0": "heuristic", "2": "heuristic", "3": "heuristic"}, seed=3)
+    for _ in range(3):
+        client.send({"type": "advance", "game_id": game_id})
+        state = client.state(game_id)
+        legal = state.view(1).legal_actions
+        client.one({"type": "apply", "game_id": game_id, "action": state.game.action_to_str(legal[0])})
+    client.send({"type": "advance", "game_id": game_id})
+    view = client.state(game_id).view(1).to_json()
+    assert view["legal_actions"], "seat 1 should be to act"
+    return view
+
+
+def test_decide_is_stateless_and_reads_only_the_view() -> None:
+    view = _detective_view()
+    client = Client()
+    decided = client.one({"type": "decide", "id": 1, "game": "police07", "view": view, "seed": 4})
+    assert decided["type"] == "decision" and decided["seat"] == 1
+    assert decided["action"] in view["legal_actions"]
+    # Same seed, same answer; config given explicitly or taken from the view.
+    again = client.one({"type": "decide", "id": 2, "game": "police07", "config": view["config"],
+                        "view": view, "seed": 4})
+    assert again["action"] == decided["action"]
+    assert client.server.tables == {}  # nothing was kept
+    rnd = client.one({"type": "decide", "game": "police07", "view": view, "bot": "random", "seed": 1})
+    assert rnd["bot"] == "random" and rnd["action"] in view["legal_actions"]
+
+    hint = client.one({"type": "hint_view", "game": "police07", "view": view})
+    assert hint["type"] == "hint" and hint["seat"] == 1 and "game_id" not in hint
+    assert sorted(r["text"] for r in hint["advice"]["ranked"]) == sorted(view["legal_actions"])
+
+    tampered = dict(view, factor=dict(view["factor"], stop=view["pieces"][0]["stop"]))
+    client.error({"type": "decide", "game": "police07", "view": tampered}, ErrorKind.BAD_STATE)
+    client.error({"type": "decide", "game": "police07", "view": {"game": "police07"}}, ErrorKind.BAD_STATE)
+    client.error({"type": "hint_view", "game": "police07", "view": dict(view, seat=9)}, ErrorKind.BAD_STATE)
+    client.error({"type": "decide", "game": "police07", "config": {"players": 5}, "view": view},
+                 ErrorKind.BAD_STATE)  # the view is not of a 5-player game
+    waiting = load("police07").new_initial_state().view(2).to_json()
+    client.error({"type": "decide", "game": "police07", "view": waiting}, ErrorKind.NOT_YOUR_TURN)
+    client.error({"type": "decide", "game": "police07", "view": view, "bot": "nobody"}, ErrorKind.BAD_CONFIG)
+    client.error({"type": "decide", "game": "police07", "view": []}, ErrorKind.BAD_MESSAGE)
+    client.error({"type": "decide", "game": "police07"}, ErrorKind.BAD_MESSAGE)
+
+
+# --- malformed input ------------------------------------------------------------------------------
+def test_every_malformed_input_gets_a_typed_error_and_changes_nothing() -> None:
+    client = Client()
+    game_id = start(client, DETECTIVE_BOTS)
+    client.send({"type": "advance", "game_id": game_id})
+    legal_text = client.state(game_id).view(0).to_json()["legal_actions"]
+    over_client = Client()
+    over_id = start(over_client, ALL_BOTS)
+    over_client.send({"type": "advance", "game_id": over_id})
+
+    g = game_id
+    cases: list[tuple[str | dict[str, Any], ErrorKind]] = [
+        ("this is not json", ErrorKind.BAD_JSON),
+        ("{\"type\": \"hello\"", ErrorKind.BAD_JSON),
+        ("[1, 2, 3]", ErrorKind.BAD_JSON),
+        ("\"hello\"", ErrorKind.BAD_JSON),
+        ("null", ErrorKind.BAD_JSON),
+        ("{\"type\": NaN}", ErrorKind.BAD_JSON),
+        ("{\"type\": \"hello\", \"id\": 1e999}", ErrorKind.BAD_JSON),
+        ("[" * 100_000 + "]" * 100_000, ErrorKind.BAD_JSON),
+        ("\u0000\ud800\uffff\u202e{{", ErrorKind.BAD_JSON),
+        ("\ufeff{\"type\": \"hello\"}", ErrorKind.BAD_JSON),
+        ({}, ErrorKind.BAD_MESSAGE),
+        ({"id": 4}, ErrorKind.BAD_MESSAGE),
+        ({"type": 7}, ErrorKind.BAD_MESSAGE),
+        ({"type": "shuffle"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "\ud83d\ude00\u0000"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": 4}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "police07", "config": [1]}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "police07", "seed": "x"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "police07", "seed": -1}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "police07", "seed": True}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "police07", "bots": {"one": "random"}}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "police07", "bots": {"1": 5}}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "police07", "bots": {"1": {"options": {}}}}, ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "police07", "bots": {"1": {"name": "random", "options": 3}}},
+         ErrorKind.BAD_MESSAGE),
+        ({"type": "new_game", "game": "chess"}, ErrorKind.UNKNOWN_GAME),
+        ({"type": "decide", "game": "chess", "view": {}}, ErrorKind.UNKNOWN_GAME),
+        ({"type": "new_game", "game": "police07", "config": {"players": 9}}, ErrorKind.BAD_CONFIG),
+        ({"type": "new_game", "game": "police07", "config": {"colour": "red"}}, ErrorKind.BAD_CONFIG),
+        ({"type": "new_game", "game": "police07", "config": {"board": "/nonexistent/board.json"}},
+         ErrorKind.BAD_CONFIG),
+        ({"type": "new_game", "game": "police07", "bots": {"9": "random"}}, ErrorKind.BAD_CONFIG),
+        ({"type": "new_game", "game": "police07", "bots": {"1": "grandmaster"}}, ErrorKind.BAD_CONFIG),
+        ({"type": "new_game", "game": "police07", "bots": {"1": {"name": "random", "options": {"x": 1}}}},
+         ErrorKind.BAD_CONFIG),
+        ({"type": "apply", "action": "taxi 1"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "apply", "game_id": 1, "action": "taxi 1"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "apply", "game_id": g}, ErrorKind.BAD_MESSAGE),
+        ({"type": "apply", "game_id": g, "action": 118}, ErrorKind.BAD_MESSAGE),
+        ({"type": "apply", "game_id": "g999", "action": "taxi 1"}, ErrorKind.UNKNOWN_GAME_ID),
+        ({"type": "apply", "game_id": g, "action": "fly 12"}, ErrorKind.INVALID_ACTION),
+        ({"type": "apply", "game_id": g, "action": "taxi 999"}, ErrorKind.INVALID_ACTION),
+        ({"type": "apply", "game_id": g, "action": ""}, ErrorKind.INVALID_ACTION),
+        ({"type": "apply", "game_id": g, "action": "taxi \u00b2"}, ErrorKind.INVALID_ACTION),
+        ({"type": "apply", "game_id": g, "action": "\udcff\u202e\u0000"}, ErrorKind.INVALID_ACTION),
+        ({"type": "apply", "game_id": g, "action": "pass"}, ErrorKind.ILLEGAL_ACTION),
+        ({"type": "apply", "game_id": g, "action": "start 13"}, ErrorKind.ILLEGAL_ACTION),
+        ({"type": "act", "game_id": g, "seat": 2}, ErrorKind.NOT_YOUR_TURN),
+        ({"type": "act", "game_id": g, "seat": 0}, ErrorKind.NOT_YOUR_TURN),  # no bot there
+        ({"type": "act", "game_id": g, "seat": "0"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "act", "game_id": g, "seat": 4}, ErrorKind.BAD_MESSAGE),
+        ({"type": "act", "game_id": g, "seat": -1}, ErrorKind.BAD_MESSAGE),
+        ({"type": "act", "game_id": g}, ErrorKind.BAD_MESSAGE),
+        ({"type": "hint", "game_id": g, "seat": 3}, ErrorKind.NOT_YOUR_TURN),
+        ({"type": "hint", "game_id": g, "seat": 0, "budget": -1}, ErrorKind.BAD_MESSAGE),
+        ({"type": "hint", "game_id": g, "seat": 0, "bot": 3}, ErrorKind.BAD_MESSAGE),
+        ({"type": "events", "game_id": g, "seat": 1, "since": -2}, ErrorKind.BAD_MESSAGE),
+        ({"type": "events", "game_id": g, "seat": 1, "since": 1.5}, ErrorKind.BAD_MESSAGE),
+        ({"type": "view", "game_id": None, "seat": 1}, ErrorKind.BAD_MESSAGE),
+        ({"type": "chance", "game_id": g}, ErrorKind.NOT_YOUR_TURN),
+        ({"type": "end_game", "game_id": "nope"}, ErrorKind.UNKNOWN_GAME_ID),
+        ({"type": "decide", "game": "police07", "view": {"game": "police07", "seat": 1}},
+         ErrorKind.BAD_STATE),
+        ({"type": "decide", "game": "police07", "view": {"history": "\udcff"}}, ErrorKind.BAD_STATE),
+    ]
+    for msg, kind in cases:
+        before = client.state(g).to_json()
+        if isinstance(msg, dict):
+            msg = dict(msg, id=["case", len(client.transcript)])
+        reply = client.error(msg, kind)
+        if isinstance(msg, dict):
+            assert reply["id"] == msg["id"]  # errors echo the id too
+        assert client.state(g).to_json() == before, f"{msg!r} changed the game"
+        # The server keeps working after every fault.
+        assert client.one({"type": "hello"})["type"] == "welcome"
+    assert set(client.server.tables) == {g}
+
+    # After the end: moves, chance, acts and hints are refused as game_over.
+    for msg in ({"type": "apply", "game_id": over_id, "action": "taxi 1"},
+                {"type": "chance", "game_id": over_id},
+                {"type": "act", "game_id": over_id, "seat": 0},
+                {"type": "hint", "game_id": over_id, "seat": 0}):
+        over_client.error(msg, ErrorKind.GAME_OVER)
+    assert over_client.send({"type": "advance", "game_id": over_id})[-1]["steps"] == 0
+
+    # The legal move still works after all that.
+    assert client.one({"type": "apply", "game_id": g, "action": legal_text[0]})["type"] == "applied"
+
+
+def test_illegal_action_error_does_not_list_hidden_moves() -> None:
+    client = Client()
+    game_id = start(client, DETECTIVE_BOTS)
+    client.send({"type": "advance", "game_id": game_id})
+    state = client.state(game_id)
+    legal = state.view(0).to_json()["legal_actions"]
+    reply = client.error({"type": "apply", "game_id": game_id, "action": "pass"}, ErrorKind.ILLEGAL_ACTION)
+    assert not any(text in reply["message"] for text in legal)
+
+
+def test_lines_blank_huge_and_not_utf8() -> None:
+    server = SeatServer()
+    assert server.handle_line("") == [] and server.handle_line("   \n") == []
+    huge = json.dumps({"type": "hello", "pad": "x" * (MAX_LINE + 10)})
+    [reply] = server.handle_line(huge)
+    assert reply["error"] == "bad_message" and str(MAX_LINE) in reply["message"]
+    [reply] = server.handle_line(b"\xff\xfe{\"type\": \"hello\"}")
+    assert reply["error"] == "bad_json"
+    assert server.handle_line(b"{\"type\": \"hello\"}")[0]["type"] == "welcome"
+
+
+def test_limits_and_id_echo() -> None:
+    client = Client(SeatServer(max_games=2))
+    start(client)
+    start(client)
+    client.error({"type": "new_game", "game": "police07"}, ErrorKind.LIMIT)
+    for msg_id in (0, "abc", None, [1, {"x": 2}], {"nested": True}, 2.5):
+        assert client.one({"type": "hello", "id": msg_id})["id"] == msg_id
+    assert "id" not in client.one({"type": "hello"})
+
+
+def test_failing_bot_is_an_internal_error_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    client = Client()
+    game_id = start(client, DETECTIVE_BOTS)
+    client.send({"type": "advance", "game_id": game_id})
+    state = client.state(game_id)
+    client.one({"type": "apply", "game_id": game_id, "action": state.view(0).to_json()["legal_actions"][0]})
+    bot = client.server.tables[game_id].bots[1]
+
+    def broken(view: Any) -> int:
+        raise RuntimeError("Dr. Factor is at 42")  # the text must not reach the table
+
+    monkeypatch.setattr(bot, "step", broken)
+    before = client.state(game_id).to_json()
+    reply = client.error({"type": "act", "game_id": game_id, "seat": 1}, ErrorKind.INTERNAL)
+    assert "42" not in reply["message"]
+    replies = client.send({"type": "advance", "game_id": game_id})
+    assert replies[-1]["error"] == "internal"
+    assert client.state(game_id).to_json() == before
+
+    monkeypatch.setattr(bot, "step", lambda view: 9999)  # an action that is not legal
+    client.error({"type": "act", "game_id": game_id, "seat": 1}, ErrorKind.INTERNAL)
+    assert client.state(game_id).to_json() == before
+
+
+def test_advance_reports_the_steps_made_before_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    client = Client()
+    game_id = start(client, ALL_BOTS)
+    real_draw = SeatServer._draw
+    calls = []
+
+    def flaky(self: SeatServer, table: Any) -> int:
+        calls.append(1)
+        if len(calls) == 3:
+            raise RuntimeError("broken dealer")
+        return real_draw(self, table)
+
+    monkeypatch.setattr(SeatServer, "_draw", flaky)
+    replies = client.send({"type": "advance", "game_id": game_id})
+    assert [r["type"] for r in replies] == ["applied", "applied", "error"]
+    assert replies[-1]["error"] == "internal" and replies[-1]["message"].startswith("after 2 steps")
+    assert len(client.state(game_id).history) == 2
+
+
+def test_handle_never_raises_even_when_the_server_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = SeatServer()
+
+    def boom(msg: Any) -> Any:
+        raise ZeroDivisionError
+
+    monkeypatch.setitem(server._handlers, "hello", boom)
+    [reply] = server.handle_line('{"type": "hello", "id": 5}')
+    assert reply == {"type": "error", "id": 5, "error": "internal",
+                     "message": "unexpected ZeroDivisionError; see the server log"}
+    # A reply that cannot be encoded becomes an internal error line, still with the id.
+    line = encode_reply({"type": "welcome", "id": 5, "bad": object()})
+    assert json.loads(line) == {"type": "error", "id": 5, "error": "internal",
+                                "message": "the 'welcome' reply could not be encoded as JSON"}
+
+
+# --- no leaks -------------------------------------------------------------------------------------
+def test_nothing_hidden_reaches_detectives_or_the_table() -> None:
+    """Over whole bots-only games, every unaddressed reply, and every reply addressed to a detective,
+    holds only what that detective's own view holds."""
+    for seed in range(6):
+        client = Client()
+        game_id = start(client, ALL_BOTS, seed=seed)
+        replies = client.send({"type": "advance", "game_id": game_id})
+        final = client.state(game_id)
+        assert isinstance(final, Police07State) and replies[-1]["over"]
+        applied = replies[:-1]
+        assert len(applied) == len(final.history)
+        replay = final.game.new_initial_state()
+        for i, reply in enumerate(applied):
+            replay.apply(final.history[i])
+            for seat in (1, 2, 3):
+                view = replay.view(seat).to_json()
+                # The public action is exactly the detective's own record of it.
+                assert reply["public"]["action"] == view["history"][-1][1]
+                assert reply["decision"] == view["decision"]
+                seen = [e.to_json() for e in replay.events_for(seat)]
+                assert all(e in seen for e in reply["public"]["events"])
+            factor_seen = [e.to_json() for e in replay.events_for(0)]
+            assert all(e in factor_seen for e in reply["public"]["events"])
+            # The concrete check: a hidden stop of Dr. Factor never appears in the public part.
+            move = len(replay.log)
+            if reply["public"]["action"].endswith("?") and not replay.is_terminal():  # the end shows him
+                assert move not in REVEALED_MOVES
+                hidden_stop = replay.log[-1][2]
+                assert str(hidden_stop) not in json.dumps(reply["public"])
+                assert not any(e["kind"] == "FactorMoved" for e in reply["public"]["events"])
+
+        # Addressed replies for detectives: events and views hold no hidden stop.
+        for seat in (1, 2, 3):
+            events = client.one({"type": "events", "game_id": game_id, "seat": seat})["events"]
+            for event in events:
+                if event["kind"] == "FactorMoved" and not event["shown"]:
+                    assert event["stop"] is None and event["line"] is None
+            view = client.one({"type": "view", "game_id": game_id, "seat": seat})["view"]
+            assert view == final.view(seat).to_json()
+            for entry in view["log"]:
+                assert entry["stop"] is None or entry["move"] in REVEALED_MOVES
+                assert "line" not in entry
+            factor_moves = [text for piece, text in view["history"]
+                            if piece == 0 and text.split()[0] in ("taxi", "bus", "metro", "joker")]
+            for move, text in enumerate(factor_moves, start=1):
+                assert text.endswith("?") == (move not in REVEALED_MOVES), (move, text)
+
+
+def test_hint_for_a_detective_uses_only_his_view() -> None:
+    """The hint for a detective is the same whatever Dr. Factor's true hidden path: it is computed
+    from the detective's view alone (two states with equal detective views give equal advice)."""
+    client = Client()
+    game_id = start(client, {"0": "heuristic", "2": "heuristic", "3": "heuristic"}, seed=2)
+    for _ in range(3):
+        client.send({"type": "advance", "game_id": game_id})
+        state = client.state(game_id)
+        legal = state.view(1).legal_actions
+        client.one({"type": "apply", "game_id": game_id, "action": state.game.action_to_str(legal[0])})
+    client.send({"type": "advance", "game_id": game_id})
+    table = client.server.tables[game_id]
+    view = table.state.view(1)
+    hint_live = client.one({"type": "hint", "game_id": game_id, "seat": 1})
+    # Swap in another state with the same detective view: a different hidden path.
+    table.state = table.game.resample(view, np.random.default_rng(99))
+    assert table.state.view(1) == view
+    hint_other = client.one({"type": "hint", "game_id": game_id, "seat": 1})
+    assert hint_live["advice"]["ranked"] == hint_other["advice"]["ranked"]
+    assert hint_live["advice"]["belief"] == hint_other["advice"]["belief"]
+
+
+# --- a game with hidden chance: the generic rules ----------------------------------------------
+def test_generic_game_hides_private_chance_and_routes_responses() -> None:
+    client = Client(SeatServer(games={"hidden_pass": HiddenPass}))
+    welcome = client.one({"type": "hello"})
+    assert welcome["games"]["hidden_pass"]["default_config"] == {"players": 3, "rounds": 2}
+    started = client.one({"type": "new_game", "game": "hidden_pass", "config": {"players": 2, "rounds": 1},
+                          "seed": 1})
+    game_id = started["game_id"]
+    deal = client.one({"type": "chance", "game_id": game_id})
+    # No public renderer for this game: the text of a face-down deal is never guessed.
+    assert deal["public"]["action"] is None
+    assert [e["kind"] for e in deal["public"]["events"]] == ["DealtFaceDown"]
+    client.one({"type": "chance", "game_id": game_id})
+    mine = client.one({"type": "events", "game_id": game_id, "seat": 0})["events"]
+    assert [e["kind"] for e in mine] == ["Dealt", "DealtFaceDown", "DealtFaceDown"]
+    assert mine[0]["seat"] == 0
+    bet = client.one({"type": "apply", "game_id": game_id, "action": "bet"})
+    assert bet["decision"] == {"seat": 1, "kind": "response", "turn_of": 0,
+                               "prompt": "seat 1: call or raise seat 0's bet"}
+    client.error({"type": "apply", "game_id": game_id, "action": "check"}, ErrorKind.ILLEGAL_ACTION)
+    client.error({"type": "apply", "game_id": game_id, "action": "fold"}, ErrorKind.INVALID_ACTION)
+    client.error({"type": "new_game", "game": "hidden_pass", "config": {"players": 9}}, ErrorKind.BAD_CONFIG)
+    client.error({"type": "new_game", "game": "hidden_pass", "bots": {"0": "random"}}, ErrorKind.BAD_CONFIG)
+
+
+# --- transports -----------------------------------------------------------------------------------
+def _lines(*msgs: dict[str, Any] | str | bytes) -> bytes:
+    out = b""
+    for msg in msgs:
+        if isinstance(msg, dict):
+            msg = json.dumps(msg)
+        out += (msg if isinstance(msg, bytes) else msg.encode()) + b"\n"
+    return out
+
+
+def test_serve_lines_on_text_and_binary_streams() -> None:
+    import io
+
+    script = _lines({"type": "hello", "id": 1}, b"\xc3\x28 not utf-8", b"x" * (MAX_LINE + 5),
+                    {"type": "bye", "id": 2}, {"type": "hello", "id": "unread"})
+    out = io.BytesIO()
+    serve_lines(SeatServer(), io.BytesIO(script), out)
+    replies = [json.loads(line) for line in out.getvalue().decode().splitlines()]
+    assert [r["type"] for r in replies] == ["welcome", "error", "error", "bye"]
+    assert [r.get("error") for r in replies[1:3]] == ["bad_json", "bad_message"]
+
+    text_out = io.StringIO()
+    protocol.serve_stdio(io.StringIO('{"type": "hello"}\n\n{"type": "oops"}\n'), text_out)
+    assert [json.loads(line)["type"] for line in text_out.getvalue().splitlines()] == ["welcome", "error"]
+
+
+def test_stdio_subprocess() -> None:
+    script = _lines(
+        {"type": "hello", "id": 1},
+        {"type": "new_game", "id": 2, "game": "police07", "seed": 3, "bots": ALL_BOTS},
+        {"type": "advance", "id": 3, "game_id": "g1"},
+        b"\xff\xfe garbage",
+        "[]",
+        {"type": "bye", "id": 4},
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "bots.protocol"], input=script, capture_output=True,
+                          timeout=120, cwd=ROOT, env=env, check=False)
+    assert proc.returncode == 0, proc.stderr.decode()
+    replies = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert replies[0]["type"] == "welcome" and replies[1]["type"] == "game_started"
+    advanced = [r for r in replies if r.get("id") == 3]
+    assert advanced[-1]["type"] == "advanced" and advanced[-1]["over"]
+    assert [r["type"] for r in replies[-3:]] == ["error", "error", "bye"]
+    assert [r["error"] for r in replies[-3:-1]] == ["bad_json", "bad_json"]
+
+
+def _recv_lines(sock: socket.socket, count: int) -> list[dict[str, Any]]:
+    data = b""
+    while data.count(b"\n") < count:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return [json.loads(line) for line in data.decode().splitlines()]
+
+
+@pytest.fixture
+def tcp() -> Iterator[protocol.SeatTCPServer]:
+    server = tcp_server(0, max_clients=2)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+        assert not thread.is_alive()
+
+
+def test_tcp_loopback(tcp: protocol.SeatTCPServer) -> None:
+    assert tcp.server_address[0] == "127.0.0.1"
+    with socket.create_connection(("127.0.0.1", tcp.port), timeout=30) as a, \
+            socket.create_connection(("127.0.0.1", tcp.port), timeout=30) as b:
+        a.sendall(_lines({"type": "hello", "id": "a"}, {"type": "new_game", "id": "a2", "game": "police07",
+                                                        "seed": 1, "bots": ALL_BOTS}))
+        b.sendall(_lines("not json", {"type": "view", "game_id": "g1", "seat": 0}))
+        ra = _recv_lines(a, 2)
+        rb = _recv_lines(b, 2)
+        assert [r["type"] for r in ra] == ["welcome", "game_started"]
+        # Sessions are separate: b knows no game g1.
+        assert [r["error"] for r in rb] == ["bad_json", "unknown_game_id"]
+        # A third client is over the limit and is told so.
+        with socket.create_connection(("127.0.0.1", tcp.port), timeout=30) as c:
+            [busy] = _recv_lines(c, 1)
+            assert busy["error"] == "limit"
+        a.sendall(_lines({"type": "advance", "id": "go", "game_id": "g1"}, {"type": "bye"}))
+        data = b""
+        while True:
+            chunk = a.recv(65536)
+            if not chunk:
+                break  # the server closes the connection after bye
+            data += chunk
+        replies = [json.loads(line) for line in data.decode().splitlines()]
+        assert replies[-2]["type"] == "advanced" and replies[-2]["over"]
+        assert replies[-1] == {"type": "bye"}
+
+
+def test_tcp_shutdown_closes_live_connections() -> None:
+    server = tcp_server(0)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as conn:
+        conn.sendall(_lines({"type": "hello"}))
+        assert _recv_lines(conn, 1)[0]["type"] == "welcome"
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+        assert not thread.is_alive()
+        assert conn.recv(1024) == b""  # the idle connection was closed, not left hanging
+
+
+def test_serve_tcp_stops_on_event() -> None:
+    stop = threading.Event()
+    bound: list[int] = []
+    ready = threading.Event()
+
+    def on_ready(server: protocol.SeatTCPServer) -> None:
+        bound.append(server.port)
+        ready.set()
+
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(protocol.serve_tcp(0, stop=stop, ready=on_ready)),
+                              daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    with socket.create_connection(("127.0.0.1", bound[0]), timeout=30) as conn:
+        conn.sendall(_lines({"type": "hello", "id": 1}))
+        assert _recv_lines(conn, 1)[0]["id"] == 1
+    stop.set()
+    thread.join(timeout=10)
+    assert result == [0]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX")
+def test_main_tcp_subprocess_stops_cleanly_on_sigterm() -> None:
+    import signal
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "bots.protocol", "--tcp", "0"], cwd=ROOT, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        banner = proc.stderr.readline().decode()
+        assert banner.startswith("copsolver: seat protocol on 127.0.0.1:"), banner
+        port = int(banner.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+            conn.sendall(_lines({"type": "hello", "id": "tcp"}))
+            assert _recv_lines(conn, 1)[0]["id"] == "tcp"
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+
+
+def test_main_rejects_a_bad_port() -> None:
+    with pytest.raises(SystemExit):
+        protocol.main(["--tcp", "70000"])
+
+
+def _doc_session() -> list[str]:
+    """The scripted session shown in docs/protocol.md, as transcript lines (``>`` in, ``<`` out)."""
+    client = Client()
+
+    def send(msg: dict[str, Any] | str) -> list[dict[str, Any]]:
+        return client.send(msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":")))
+
+    send({"type": "hello", "id": 1})
+    send({"type": "new_game", "id": 2, "game": "police07", "seed": 2026,
+          "bots": {"1": "heuristic", "2": "heuristic",
+                   "3": {"name": "heuristic", "options": {"epsilon": 0.1}}}})
+    send({"type": "advance", "id": 3, "game_id": "g1"})
+    send({"type": "view", "id": 4, "game_id": "g1", "seat": 0})
+    best = send({"type": "hint", "id": 5, "game_id": "g1", "seat": 0})[0]["advice"]["ranked"][0]["text"]
+    send({"type": "apply", "id": 6, "game_id": "g1", "action": "fly 12"})
+    send({"type": "apply", "id": 7, "game_id": "g1", "action": best})
+    send({"type": "advance", "id": 8, "game_id": "g1"})
+    view = send({"type": "view", "id": 9, "game_id": "g1", "seat": 0})[0]["view"]
+    send({"type": "apply", "id": 10, "game_id": "g1", "action": view["legal_actions"][0]})
+    send({"type": "events", "id": 11, "game_id": "g1", "seat": 1, "since": 8})
+    send({"type": "act", "id": 12, "game_id": "g1", "seat": 2})
+    send({"type": "act", "id": 13, "game_id": "g1", "seat": 1})
+    send({"type": "advance", "id": 14, "game_id": "g1"})
+    view = send({"type": "view", "id": 15, "game_id": "g1", "seat": 0})[0]["view"]
+    send({"type": "decide", "id": 16, "game": "police07", "view": view, "seed": 1})
+    send("this is not JSON")
+    send({"type": "end_game", "id": 17, "game_id": "g1"})
+    send({"type": "bye", "id": 18})
+    lines: list[str] = []
+    for request, replies in client.transcript:
+        lines.append("> " + request)
+        lines.extend("< " + reply for reply in replies)
+    return lines
+
+
+def _shape(lines: list[str]) -> list[tuple[Any, ...]]:
+    """Per request: its type and id, and the type, id, error kind and field names of its first and
+    last replies (bot moves, scores and step counts may change as the bots improve)."""
+    groups: list[tuple[Any, ...]] = []
+    replies: list[dict[str, Any]] = []
+    request: Any = None
+
+    def close() -> None:
+        if request is not None:
+            ends = replies[:1] + replies[-1:]
+            groups.append((request, [(r["type"], r.get("id"), r.get("error"), sorted(r)) for r in ends]))
+
+    for line in lines:
+        if line.startswith("> "):
+            close()
+            try:
+                msg = json.loads(line[2:])
+                request = (msg.get("type"), msg.get("id"))
+            except ValueError:
+                request = line[2:]
+            replies = []
+        elif line.startswith("< "):
+            replies.append(json.loads(line[2:]))
+    close()
+    return groups
+
+
+def test_docs_transcript_is_real() -> None:
+    """docs/protocol.md shows a real session: the same script gives replies of the same types, ids,
+    error kinds and fields. Regenerate it with ``COPSOLVER_REGEN_DOCS=1 pytest -k docs_transcript``."""
+    path = ROOT / "docs" / "protocol.md"
+    text = path.read_text()
+    head, rest = text.split("## Transcript", 1)
+    intro, block_and_tail = rest.split("```text\n", 1)
+    block, tail = block_and_tail.split("```", 1)
+    lines = _doc_session()
+    if os.environ.get("COPSOLVER_REGEN_DOCS"):
+        path.write_text(head + "## Transcript" + intro + "```text\n" + "\n".join(lines) + "\n```" + tail)
+    assert _shape(block.splitlines()) == _shape(lines)
