@@ -1,17 +1,18 @@
 """Police 07 rules as tables of positions (python-chess / PokerKit style).
 
 Every row is (description, options, actions to play, what must hold). Positions are built on a small
-board of 16 stops written to a temporary file, so every neighbour list below can be checked by eye::
+board of 16 stops written to a temporary file (``MINI_BOARD``), so every neighbour list can be
+checked by eye::
 
-      taxi  1-2 1-3 2-6 3-4 4-5 5-6 6-7 6-15 6-16 7-8 8-9 9-10 10-11 11-12 12-13 13-14
-      bus   1-4  7-8  9-10  11-12  13-14
-      metro 1-5  7-8  9-10  11-12  13-14
-      water 3-15
-
-            15 ~~water~~ 3 --- 4          16
-             \\           |  bus/  |         |
-              \\          1 -metro- 5 ---- 6 ---- 7 === 8 --- 9 === 10 --- 11 === 12 --- 13 === 14
-               `------------------ 2 ---'  (6-15 taxi)         (=== taxi, bus and metro)
+      stop  taxi             bus  metro  water       stop  taxi     bus  metro
+       1    2 3              4    5                   7    6 8      8    8
+       2    1 6                                       8    7 9      7    7
+       3    1 4                          15           9    8 10     10   10
+       4    3 5              1                       10    9 11     9    9
+       5    4 6                   1                  11    10 12    12   12
+       6    2 5 7 15 16                              12    11 13    11   11
+      15    6                            3           13    12 14    14   14
+      16    6                                        14    13       13   13
 
 Stop 1 is a hub (taxi, bus, metro), 3 and 15 are piers, 2, 6 and 16 are taxi-only, 16 is a dead
 end, and the pairs 7-8, 9-10, 11-12, 13-14 are joined by all three lines, so a piece can shuttle on
@@ -40,7 +41,6 @@ from solver.core import (
     IllegalActionError,
     InvalidActionError,
 )
-from solver.games.police07 import codec
 
 MINI_BOARD: dict[str, Any] = {
     "format": "copsolver-police07-board/1",
@@ -61,7 +61,8 @@ REVEALS = frozenset({1, 3, 8, 13, 18})
 LAST_MOVE = 24
 FACTOR_START = {"taxi": 3, "bus": 3, "metro": 2, "joker": 2, "double": 2}
 DETECTIVE_START = {"taxi": 9, "bus": 9, "metro": 6}
-#: shuttle pairs used by the drivers below: Dr. Factor on 7-8, detective pieces on 11-12 and 13-14
+#: where the drivers below shuttle each piece: Dr. Factor on 7-8, detective pieces 1 and 2 on the
+#: triple links 11-12 and 13-14, piece 3 on the taxi-only 2-6
 PAIRS = {0: (7, 8), 1: (11, 12), 2: (13, 14), 3: (2, 6)}
 
 
@@ -136,8 +137,8 @@ def detectives_round(state: Any, pairs: dict[int, tuple[int, int]] = PAIRS) -> N
 
 
 def shuttle_game(board: str, moves: int, finish_round: bool = True, **options: Any) -> Any:
-    """Dr. Factor on 7-8 and one detective on 11-12 (two on 11-12, 13-14 with ``pieces=[2]``);
-    play until his log holds ``moves`` entries, and the detectives' round after it if asked."""
+    """Every piece shuttles on its pair of ``PAIRS`` (it starts on the first stop of it); play until
+    Dr. Factor's log holds ``moves`` entries, and the detectives' round after it if asked."""
     game = new_game(board, **options)
     pieces = sum(game.pieces)
     starts = [f"start {PAIRS[p][0]}" for p in range(pieces + 1)]
@@ -419,7 +420,8 @@ def test_reveal_schedule(mini: str, move: int) -> None:
         assert view["log"][-1] == {"move": move, "ticket": view["log"][-1]["ticket"],
                                    "stop": factor if shown else None}
         assert view["history"][-1][1].endswith(f" {factor}" if shown else " ?")
-        assert [e["move"] for e in view["log"] if e["stop"] is not None] == sorted(REVEALS & set(range(1, move + 1)))
+        shown_moves = [e["move"] for e in view["log"] if e["stop"] is not None]
+        assert shown_moves == sorted(REVEALS & set(range(1, move + 1)))
     # Dr. Factor always sees himself, and his log carries the line ridden
     own = state.view(0).to_json()
     assert own["factor"]["stop"] == factor
@@ -573,11 +575,10 @@ def test_factor_wins_after_move_24_and_the_round_after_it(mini: str) -> None:
     state = shuttle_game(mini, 24, finish_round=False, pieces=[2])
     assert not state.is_terminal()
     assert state.current_player() == 1
-    step = 0
-    while not state.is_terminal():
-        detectives_round(state)
-        step += 1
-    assert step == 1
+    step_to(state, other(PAIRS[1], stops_now(state)[1][1]))
+    assert not state.is_terminal(), "the last detective piece still moves after move 24"
+    step_to(state, other(PAIRS[2], stops_now(state)[1][2]))
+    assert state.is_terminal()
     assert state.returns() == [1.0, -1.0]
     view = detective_view(state)
     assert view["winner"] == "factor"
@@ -612,6 +613,24 @@ def test_show_can_rescue_a_factor_out_of_tickets(mini: str) -> None:
     state.apply_str("take 1 taxi")
     # he then moves as usual: a double too (legal, though he has no ticket for its second move)
     assert legal(state) == ["taxi 1", "taxi 6", "double"]
+
+
+@pytest.mark.parametrize("voluntary_show", [False, True])
+def test_show_cannot_rescue_a_factor_walled_in(mini: str, voluntary_show: bool) -> None:
+    """Hidden in dead end 16 with the detective on 6, its only way out: without the variant he is
+    cornered at once; with it he may still show (his only legal action) and take a ticket, but no
+    ticket opens an occupied stop, so he is cornered after the take."""
+    actions = ["start 2", "start 8", "taxi 6", "taxi 7", "taxi 16", "taxi 6"]
+    state = play(new_game(mini, voluntary_show=voluntary_show), actions)
+    if voluntary_show:
+        assert legal(state) == ["show"]
+        state.apply_str("show")
+        assert legal(state) == ["take 1 taxi", "take 1 bus", "take 1 metro"]
+        assert not state.is_terminal()
+        state.apply_str("take 1 bus")
+    assert state.is_terminal()
+    assert state.returns() == [-1.0, 1.0]
+    assert "cornered at 16" in detective_view(state)["reason"]
 
 
 def test_show_without_the_variant_is_illegal(mini: str) -> None:
@@ -688,7 +707,7 @@ def test_take_skips_pieces_without_tickets_and_kinds_without_tickets(mini: str) 
                 offered = legal(state)
                 assert offered == [f"take {p} {k}" for k in ("taxi", "bus", "metro") if stock[p][k] > 0]
                 choice = f"take {p} metro" if f"take {p} metro" in offered else offered[-1]
-                if p == 2 and f"take 2 bus" in offered:
+                if p == 2 and "take 2 bus" in offered:
                     choice = "take 2 bus"  # leave piece 2 its taxi tickets to strand it by moving
                 state.apply_str(choice)
         factor_step(state, pairs)
@@ -840,9 +859,11 @@ def test_apply_needs_an_int(mini: str, bad: Any) -> None:
         state.apply(bad)
 
 
-@pytest.mark.parametrize("action", [-1, 0, 256, 9999, codec.PLACE_BASE + 9])
-def test_apply_unknown_or_illegal_id(mini: str, action: int) -> None:
+@pytest.mark.parametrize("action", [-1, 0, 256, 9999, "place 10"])
+def test_apply_unknown_or_illegal_id(mini: str, action: int | str) -> None:
     state = play(new_game(mini), ["start 9", "start 11"])
+    if isinstance(action, str):
+        action = state.game.str_to_action(action)
     with pytest.raises(IllegalActionError):
         state.apply(action)
 
@@ -885,7 +906,7 @@ def test_codec_every_id() -> None:
             continue
         assert game.str_to_action(text) == action
         texts[text] = action
-    kinds = {text.split()[0] if not text.startswith("joker") else " ".join(text.split()[:2]) for text in texts}
+    kinds = {" ".join(text.split()[:2]) if text.startswith("joker") else text.split()[0] for text in texts}
     assert len(texts) == 7 * 255 + 255 + 255 + 3 + 5 * 3
     assert kinds == {"taxi", "bus", "metro", "joker taxi", "joker bus", "joker metro", "joker water",
                      "start", "place", "double", "show", "pass", "take"}

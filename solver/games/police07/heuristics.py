@@ -133,8 +133,9 @@ def factor_lines(counts: Counts) -> tuple[Line, ...]:
 def acting_piece(game: Police07Game, view: JSON) -> int:
     """The detective piece that acts now in a detective's view."""
     piece = view.get("piece")
-    valid = isinstance(piece, int) and 1 <= piece < game.num_pieces
-    if not valid or game.piece_seat[piece] != view["seat"]:
+    if not isinstance(piece, int) or not 1 <= piece < game.num_pieces:
+        raise BadStateError(f"police07 view: no detective piece of seat {view['seat']} acts now")
+    if game.piece_seat[piece] != view["seat"]:
         raise BadStateError(f"police07 view: no detective piece of seat {view['seat']} acts now")
     return piece
 
