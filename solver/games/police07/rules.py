@@ -29,7 +29,8 @@ Where the rulebook is silent we choose, as players of the genre expect:
 - Dr. Factor with no legal move when he must move (all neighbours blocked or no usable ticket) is
   cornered and loses, as in Scotland Yard. This includes the second move of a double, so the engine
   offers ``double`` only when a first move exists and leaves it to him to look ahead. Under the
-  voluntary-show variant he is cornered only if showing and taking tickets cannot give him a move.
+  voluntary-show variant, while he may still show, he is not cornered yet; once he has shown and
+  taken his tickets (his choice of kinds), no legal move corners him.
 
 Variants [Var], as options:
 - ``voluntary_show``: at the start of any turn in which he is hidden, before moving, Dr. Factor may
