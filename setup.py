@@ -54,7 +54,9 @@ class OptionalBuildExt(build_ext):
         try:
             # Keep setuptools' own Extension objects (finalize_options annotated them); take only
             # the generated C sources from cythonize's copies.
-            cythonized = cythonize(self.extensions, compiler_directives=DIRECTIVES)
+            # Sources live in ext/, their .pxd declarations in solver/_ext/ under the module's own
+            # dotted name, so kernels can cimport each other (``from solver._ext.x cimport X``).
+            cythonized = cythonize(self.extensions, compiler_directives=DIRECTIVES, include_path=[str(HERE)])
             generated = {e.name: e.sources for e in cythonized}
             for ext in self.extensions:
                 ext.sources = generated[ext.name]

@@ -1,4 +1,4 @@
-"""SplitMix64: the small generator search and playouts draw from, with a Cython twin (ext/rng.pxi).
+"""SplitMix64: the small generator search and playouts draw from, with a Cython twin (solver/_ext/rng.pxd).
 
 Search must give the same choices and statistics in pure Python and in the compiled kernel for the
 same seed, so both draw from this one generator with the same integer arithmetic. It is seeded from

@@ -1,0 +1,89 @@
+# Bitsets over Police 07 stops (0..255) as four uint64 words, for possible-location sets.
+# Inline functions only (no .pyx). The pure-Python twin uses Python ints as bitsets
+# (bit s set <=> stop s in the set); solver/belief/bitsets.py documents the layout.
+#
+#   word w holds stops 64*w .. 64*w+63;  bit (s & 63) of word (s >> 6) is stop s
+#
+# Neighbour masks: nbr[((line * 256) + s) * 4 + w] is word w of the set of stops one link of
+# ``line`` (0 taxi, 1 bus, 2 metro, 3 water) away from stop s.
+
+from libc.stdint cimport uint64_t
+
+cdef enum:
+    BITS_WORDS = 4
+
+
+cdef inline void bits_clear(uint64_t* b) noexcept nogil:
+    b[0] = 0; b[1] = 0; b[2] = 0; b[3] = 0
+
+
+cdef inline void bits_copy(uint64_t* dst, const uint64_t* src) noexcept nogil:
+    dst[0] = src[0]; dst[1] = src[1]; dst[2] = src[2]; dst[3] = src[3]
+
+
+cdef inline void bits_set(uint64_t* b, int stop) noexcept nogil:
+    b[stop >> 6] |= (<uint64_t>1) << (stop & 63)
+
+
+cdef inline void bits_unset(uint64_t* b, int stop) noexcept nogil:
+    b[stop >> 6] &= ~((<uint64_t>1) << (stop & 63))
+
+
+cdef inline bint bits_has(const uint64_t* b, int stop) noexcept nogil:
+    return (b[stop >> 6] >> (stop & 63)) & 1
+
+
+cdef inline int bits_count(const uint64_t* b) noexcept nogil:
+    return (__builtin_popcountll(b[0]) + __builtin_popcountll(b[1])
+            + __builtin_popcountll(b[2]) + __builtin_popcountll(b[3]))
+
+
+cdef inline bint bits_empty(const uint64_t* b) noexcept nogil:
+    return (b[0] | b[1] | b[2] | b[3]) == 0
+
+
+cdef inline void bits_andnot(uint64_t* b, const uint64_t* mask) noexcept nogil:
+    b[0] &= ~mask[0]; b[1] &= ~mask[1]; b[2] &= ~mask[2]; b[3] &= ~mask[3]
+
+
+cdef inline void bits_and(uint64_t* b, const uint64_t* mask) noexcept nogil:
+    b[0] &= mask[0]; b[1] &= mask[1]; b[2] &= mask[2]; b[3] &= mask[3]
+
+
+cdef inline void bits_expand(uint64_t* out, const uint64_t* src, const uint64_t* nbr,
+                             int line_mask) noexcept nogil:
+    # out = every stop one link away from a stop of src, on the lines whose bit is in line_mask
+    cdef int w, line, s
+    cdef uint64_t word
+    cdef const uint64_t* m
+    bits_clear(out)
+    for w in range(BITS_WORDS):
+        word = src[w]
+        while word:
+            s = (w << 6) | __builtin_ctzll(word)
+            word &= word - 1
+            for line in range(4):
+                if line_mask & (1 << line):
+                    m = nbr + ((line * 256) + s) * 4
+                    out[0] |= m[0]; out[1] |= m[1]; out[2] |= m[2]; out[3] |= m[3]
+
+
+cdef inline int bits_nth(const uint64_t* b, int n) noexcept nogil:
+    # the n-th (0-based) stop of b in increasing order, or -1
+    cdef int w, c
+    cdef uint64_t word
+    for w in range(BITS_WORDS):
+        c = __builtin_popcountll(b[w])
+        if n < c:
+            word = b[w]
+            while n > 0:
+                word &= word - 1
+                n -= 1
+            return (w << 6) | __builtin_ctzll(word)
+        n -= c
+    return -1
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
