@@ -1,4 +1,4 @@
-"""The ``copsolver`` command line: play, replay, hint, serve, list bots.
+"""The ``copsolver`` command line: play, replay, hint, serve, arena, list bots.
 
 ``copsolver play`` with no arguments plays a whole bots-only Police 07 game and prints it round by
 round. Any seat can be given to a human (``--seat 1=human``), who is shown only that seat's view and
@@ -152,6 +152,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--seed", type=_count, default=0, help="seed of the advising bot (default 0)")
     p.add_argument("--ply", type=_count, metavar="N", help="with a replay: advise after its first N actions")
     sub["hint"] = p
+
+    from bots import arena_cli  # the arena's flags and logic live in their own module
+
+    sub["arena"] = arena_cli.add_parser(commands)
 
     # 'serve' is parsed by the protocol server itself (main hands it everything after the word), so
     # its options and --help are the server's own; it is registered here to be listed.
@@ -723,6 +727,10 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return cmd_play(args, Terminal(sys.stdin, out, echo=not _isatty(sys.stdin)))
     if args.command == "replay":
         return cmd_replay(args, out)
+    if args.command == "arena":
+        from bots import arena_cli
+
+        return arena_cli.cmd_arena(args, out)
     return cmd_hint(args, out)
 
 

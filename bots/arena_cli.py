@@ -1,0 +1,357 @@
+"""``copsolver arena``: a seeded, seat-balanced tournament between two bots, with a progress bar.
+
+Usage::
+
+    copsolver arena police07 --detectives ismcts --factor nw2012 --games 200 --seconds 0.2
+    copsolver arena police07 --a heuristic --b random --games 50 --seed 1 --json out.json
+
+The two entrants are named either by role (``--detectives X --factor Y``, for games whose rulebook
+names two roles: X is entrant A, Y entrant B) or generically (``--a X --b Y``). ``--games N`` is
+the number of *deals* (seeds); every deal is played once per line-up, and the line-ups swap the
+entrants (Police 07: X as the detectives against Y as Dr. Factor, then Y as the detectives against
+X as Dr. Factor), so N deals make 2N games in Police 07. ``--no-swap`` plays only the named line-up,
+for bots that play one role only; that result is not seat-balanced.
+
+Bot options:
+
+* ``--seconds S`` and ``--iterations N`` set the search budget of every entrant whose bot declares
+  that option (``copsolver bots`` lists them). Entrants whose bot has no such option (``random``,
+  ``heuristic``) play as they always do, and a note on stderr says so: one command can then sweep a
+  search bot against fixed baselines without special cases, and the report's entrant labels show
+  exactly which options each bot got.
+* ``--a-opt NAME=VALUE`` / ``--b-opt`` (or ``--detectives-opt`` / ``--factor-opt``) set one option of
+  one entrant (repeatable), converted to the option's declared type; these are strict: an option
+  the bot does not declare is an error. They override ``--seconds``/``--iterations``.
+
+The table goes to stdout, the progress bar to stderr (only on a terminal, and not with
+``--quiet``). ``--json PATH`` writes the whole report: settings, the command line that reproduces
+it (with the seed even when it was drawn), versions, kernel mode, per-entrant per-role tallies with
+Wilson 95% intervals, and every game with its deal seed, result, times and actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import secrets
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from bots.cli import DEFAULT_GAME, EXIT_OK, UsageError, _count, game_options
+from solver.core import JSON, Game
+from solver.games import load as load_game
+from solver.search import arena
+from solver.search.arena import ArenaGame, BotSpec, Side
+
+DEFAULT_GAMES = 100
+#: Budget flags and the bot option each one sets.
+BUDGETS: tuple[tuple[str, str], ...] = (("seconds", "--seconds"), ("iterations", "--iterations"))
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def _role_names() -> list[str]:
+    """Every role name some game's rulebook gives, in table order without repeats."""
+    seen: dict[str, None] = {}
+    for roles in arena.ROLE_TABLE.values():
+        for role in roles:
+            seen.setdefault(role.name, None)
+    return list(seen)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0.0:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    return value
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Register ``copsolver arena`` and its flags; return its parser."""
+    p = commands.add_parser(
+        "arena",
+        help="a seeded, seat-balanced tournament between two bots (win rates, 95%% intervals)",
+        description="Play seeded deals between two bots, each deal once per line-up (the entrants "
+        "swap roles or seats), and print win rates with Wilson 95% intervals. Police 07 names the "
+        "entrants by role: --detectives X --factor Y makes X entrant A and Y entrant B.",
+        epilog="Example: copsolver arena police07 --detectives heuristic --factor random "
+        "--games 50 --seed 1 --json out.json",
+    )
+    p.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"the game (default {DEFAULT_GAME})")
+    p.add_argument("--a", metavar="BOT", help="entrant A (generic form; with --b)")
+    p.add_argument("--b", metavar="BOT", help="entrant B (generic form; with --a)")
+    for role in _role_names():
+        p.add_argument(
+            f"--{role}", metavar="BOT", help=f"the bot in the {role} role of the first line-up (role form)"
+        )
+    p.add_argument(
+        "--games", type=_positive_int, default=DEFAULT_GAMES, metavar="N",
+        help=f"deals to play (default {DEFAULT_GAMES}); each deal is played once per line-up, "
+        "so Police 07 plays 2N games",
+    )
+    p.add_argument(
+        "--seed", type=_count, help="seed of the tournament (default: drawn at random and printed)"
+    )
+    p.add_argument(
+        "--seconds", type=_positive_float, metavar="S",
+        help="search time per move, for the entrants whose bot takes a 'seconds' option",
+    )
+    p.add_argument(
+        "--iterations", type=_positive_int, metavar="N",
+        help="search iterations per move, for the entrants whose bot takes an 'iterations' option",
+    )
+    for side in ["a", "b", *_role_names()]:
+        p.add_argument(
+            f"--{side}-opt", action="append", default=[], metavar="NAME=VALUE",
+            help=f"an option of the {side if len(side) > 1 else side.upper()} bot (repeatable)",
+        )
+    p.add_argument(
+        "--no-swap", action="store_true",
+        help="play only the named line-up (for bots that play one role only; not seat-balanced)",
+    )
+    p.add_argument(
+        "--backend", choices=arena.BACKENDS, default="process",
+        help="where games run: process (local processes, default), serial, or ray (a Ray cluster)",
+    )
+    p.add_argument("--workers", type=_positive_int, metavar="N", help="parallel games (default: CPU count)")
+    p.add_argument("--json", metavar="PATH", help="write the full report (settings, tallies, games) to PATH")
+    p.add_argument("--players", type=int, metavar="N", help="number of players (Police 07: 2..6, default 4)")
+    p.add_argument(
+        "--voluntary-show", action="store_true", help="variant: Dr. Factor may show himself to take tickets"
+    )
+    p.add_argument("--unlimited-tickets", action="store_true", help="variant: detectives ride ticket-free")
+    p.add_argument("--free-start", action="store_true", help="variant: pieces choose their start stops")
+    p.add_argument("--board", metavar="PATH", help="a board file instead of the shipped Budapest map")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no heading: only the table")
+    return p
+
+
+# --- entrants ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Entrants:
+    """The two bots as named on the command line, and the flag words each came from."""
+
+    names: dict[Side, str]
+    flags: dict[Side, str]  # "a"/"b", or the role name
+
+
+def entrants_from(args: argparse.Namespace, game: Game) -> Entrants:
+    """Read ``--a/--b`` or the role flags; UsageError for a mix, a gap or roles the game lacks."""
+    given_roles = {role: getattr(args, role) for role in _role_names() if getattr(args, role) is not None}
+    generic = {side: getattr(args, side) for side in ("a", "b") if getattr(args, side) is not None}
+    if given_roles and generic:
+        raise UsageError("name the entrants either by role (e.g. --detectives/--factor) or with --a/--b")
+    if given_roles:
+        game_roles = [role.name for role in arena.ROLE_TABLE.get(game.name, ())]
+        stray = sorted(set(given_roles) - set(game_roles))
+        if stray:
+            have = f"its roles are {', '.join('--' + r for r in game_roles)}" if game_roles else "use --a/--b"
+            raise UsageError(f"--{stray[0]}: {game.name} has no such role; {have}")
+        if len(game_roles) != 2 or len(given_roles) != 2:
+            wanted = " and ".join("--" + r for r in game_roles)
+            raise UsageError(f"{game.name}: give both {wanted} (or use --a/--b)")
+        first, second = game_roles
+        return Entrants({"A": given_roles[first], "B": given_roles[second]}, {"A": first, "B": second})
+    if len(generic) != 2:
+        roles = arena.ROLE_TABLE.get(game.name, ())
+        by_role = " and ".join("--" + r.name for r in roles)
+        hint = f" (or {by_role})" if by_role else ""
+        raise UsageError(f"name two entrants: --a BOT and --b BOT{hint}")
+    return Entrants({"A": generic["a"], "B": generic["b"]}, {"A": "a", "B": "b"})
+
+
+def _convert(bot: str, name: str, raw: str, kind: type) -> Any:
+    """``raw`` as the option's declared type."""
+    if kind is bool:
+        word = raw.strip().lower()
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE
+        raise UsageError(f"{bot} option {name}={raw!r}: expected true or false")
+    if kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            raise UsageError(f"{bot} option {name}={raw!r}: expected a {kind.__name__}") from None
+    return raw
+
+
+def bot_spec(game: Game, bot: str, flag: str, pairs: Sequence[str], budgets: dict[str, Any]) -> BotSpec:
+    """The entrant's spec: ``budgets`` the bot declares, then its own ``NAME=VALUE`` options."""
+    import bots
+
+    table = bots.registry.bots_for(game.name)
+    cls = table.get(bot)
+    if cls is None:
+        raise UsageError(f"--{flag} {bot!r}: {game.name} has no such bot; choose {', '.join(table)}")
+    options: dict[str, Any] = {k: v for k, v in budgets.items() if k in cls.options}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UsageError(f"--{flag}-opt {pair!r}: expected NAME=VALUE")
+        spec = cls.options.get(name)
+        if spec is None:
+            known = ", ".join(sorted(cls.options)) or "none"
+            raise UsageError(
+                f"--{flag}-opt {pair!r}: the {bot} bot has no option {name!r} (options: {known})"
+            )
+        options[name] = _convert(bot, name, raw.strip(), spec.kind)
+    return BotSpec(bot, options)
+
+
+def budget_note(specs: dict[Side, BotSpec], budgets: dict[str, Any]) -> str | None:
+    """A note naming the budget flags that some entrant's bot does not take, or None."""
+    lines = []
+    for option, flag in BUDGETS:
+        if option not in budgets:
+            continue
+        skipped = sorted({s.name for s in specs.values() if option not in s.options})
+        if skipped:
+            lines.append(f"note: {flag} does not apply to {', '.join(skipped)} (no '{option}' option)")
+    return "\n".join(lines) or None
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def command_line(args: argparse.Namespace, who: Entrants, seed: int, options: dict[str, Any]) -> list[str]:
+    """The command that reproduces this tournament (the seed filled in; output flags left out)."""
+    words = ["copsolver", "arena", args.game]
+    for side in arena.SIDES:
+        words += [f"--{who.flags[side]}", who.names[side]]
+    words += ["--games", str(args.games), "--seed", str(seed)]
+    for option, flag in BUDGETS:
+        value = getattr(args, option)
+        if value is not None:
+            words += [flag, str(value)]
+    for side in arena.SIDES:
+        for pair in getattr(args, f"{who.flags[side]}_opt"):
+            words += [f"--{who.flags[side]}-opt", pair]
+    if args.no_swap:
+        words.append("--no-swap")
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        words += [flag] if value is True else [flag, str(value)]
+    words += ["--backend", args.backend]
+    if args.workers is not None:
+        words += ["--workers", str(args.workers)]
+    return words
+
+
+def git_revision() -> JSON | None:
+    """The checkout's commit and whether it has local changes, when it is a git checkout."""
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=here, capture_output=True, text=True, timeout=10, check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None  # an installed copy, or no git: the version in the report still names the code
+    return {"commit": commit, "dirty": bool(status.strip())}
+
+
+def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int:
+    """Run the tournament; print the table; write the JSON report if asked."""
+    err = sys.stderr if err is None else err
+    options = game_options(args)
+    game = load_game(args.game, **options)
+    who = entrants_from(args, game)
+    for flag in ["a", "b", *_role_names()]:
+        if getattr(args, f"{flag}_opt") and flag not in who.flags.values():
+            named = " and ".join(f"--{f}" for f in who.flags.values())
+            raise UsageError(f"--{flag}-opt: there is no --{flag} entrant here (the entrants are {named})")
+    budgets = {option: getattr(args, option) for option, _ in BUDGETS if getattr(args, option) is not None}
+    specs: dict[Side, BotSpec] = {}
+    for side in arena.SIDES:
+        flag = who.flags[side]
+        specs[side] = bot_spec(game, who.names[side], flag, getattr(args, f"{flag}_opt"), budgets)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    note = budget_note(specs, budgets)
+    if note is not None:
+        err.write(note + "\n")
+    arena.check_backend(args.backend)  # before the heading: a missing ray fails at once
+    json_path = Path(args.json) if args.json is not None else None
+    if json_path is not None and (json_path.is_dir() or not json_path.parent.is_dir()):
+        # checked now so that a long tournament does not end unable to write its report
+        raise UsageError(f"--json {args.json}: not a file in an existing folder")
+    total = args.games * len(arena.lineups(list(arena.roles(game)), not args.no_swap))
+    if not args.quiet:
+        drawn = "" if args.seed is not None else f" (drawn at random: rerun with --seed {seed})"
+        out.write(
+            f"Arena: {game.name}, A = {specs['A'].label}, B = {specs['B'].label}; "
+            f"{args.games} deals, {total} games; seed {seed}{drawn}; {args.backend} backend\n"
+        )
+        out.flush()
+    # rich loads only when a tournament runs: cli.py imports this module to build every parser.
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(file=err)
+    tally = {"A": 0, "B": 0, "draw": 0}
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=args.quiet or not console.is_terminal,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(f"A {specs['A'].name} 0 : 0 B {specs['B'].name}", total=total)
+
+        def tick(done: int, total: int, played: ArenaGame) -> None:
+            tally[played.winner_side or "draw"] += 1
+            bar.update(
+                task,
+                completed=done,
+                description=f"A {specs['A'].name} {tally['A']} : {tally['B']} B {specs['B'].name}",
+            )
+
+        report = arena.run(
+            game,
+            specs["A"],
+            specs["B"],
+            games=args.games,
+            seed=seed,
+            swap=not args.no_swap,
+            backend=args.backend,
+            workers=args.workers,
+            progress=tick,
+            command=command_line(args, who, seed, options),
+        )
+    revision = git_revision()
+    if revision is not None:
+        report = dataclasses.replace(report, environment=report.environment | {"git": revision})
+    out.write(arena.format_report(report))
+    if json_path is not None:
+        json_path.write_text(report.dumps(), encoding="utf-8")
+        if not args.quiet:
+            out.write(f"Report written to {json_path}\n")
+    return EXIT_OK
+

@@ -1,0 +1,822 @@
+"""The arena: seeded, seat-balanced tournaments between two bots (DESIGN.md sections 3 and 8).
+
+Two entrants, ``A`` and ``B`` (each a :class:`BotSpec`: a registered bot name and its options), meet
+on ``games`` *deals*. A deal is one seed: it fixes every chance draw of the game (the deal of start
+cards, dice, shuffles), because chance draws from its own child generator, never from the bots'.
+Each deal is played once per *line-up*, and the line-ups are closed under swapping A and B, so both
+entrants meet the same deals from the same seats, and the luck of the deal falls on both alike:
+
+* a game with named roles plays one line-up per way of giving a role to one entrant and the rest
+  to the other. Police 07 has two roles, ``detectives`` (every seat but 0) and ``factor`` (seat 0),
+  so each deal is played twice: A as the detectives against B as Dr. Factor, then B as the
+  detectives against A as Dr. Factor;
+* any other game treats each seat as a role (``seat0``, ``seat1``, ...): a two-seat game swaps the
+  seats; with n > 2 seats, each entrant sits alone at each seat in turn against the other filling
+  the rest (2n line-ups), so each entrant takes each seat equally often.
+
+Every game of a deal builds its bots and chance from the same derivation as ``copsolver play``
+(one ``numpy.random.Generator`` seeded with the deal's seed, spawning one child per seat and one
+for chance), so any game of a report replays with ``copsolver play GAME --seed SEED --seat ...``
+when its bots take no options.
+
+The report counts, per entrant and per role, the wins, draws and games, the win rate with a Wilson
+95% score interval (Wilson 1927), and the mean seconds per decision; plus everything needed to
+reproduce it (command, seeds, versions, compiled or pure kernels, timestamp) in
+:meth:`ArenaReport.to_json`. A game's winner is the side whose seats got the best return; a game
+where both sides share the best return (or every seat has the same return) is a draw. Draws count
+as games that were not won: the win rate is wins / games, and draws are reported next to it.
+
+Backends: ``serial`` (in this process), ``process`` (a local ``ProcessPoolExecutor``) and ``ray``
+(a Ray cluster, when ``ray`` is installed; every node needs copsolver installed too). The parallel
+backends rebuild the game in each worker from its registered name and ``config()``. Each game
+depends only on its deal's seed and line-up, so every backend gives the same games in the same
+order for the same seed; only the measured times differ. Bots with a wall-clock budget
+(``seconds``) are the exception by nature: how far they search depends on the machine and its
+load (and on how many workers share its cores); an iteration budget reproduces exactly.
+
+The library does no I/O: progress is reported through a callback, and :func:`format_report`
+returns the table as text for the caller to print.
+
+Reference: E. B. Wilson (1927), "Probable inference, the law of succession, and statistical
+inference", Journal of the American Statistical Association 22(158), 209-212.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import importlib
+import io
+import json
+import math
+import multiprocessing
+import os
+import platform
+import time
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
+
+import numpy as np
+
+import solver
+from solver import _accel
+from solver import games as game_registry
+from solver.core import (
+    CHANCE,
+    JSON,
+    ConfigError,
+    CopsolverError,
+    Game,
+    IllegalActionError,
+    Seat,
+    make_rng,
+    spawn,
+    stable_hash,
+)
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
+Side: TypeAlias = Literal["A", "B"]
+SIDES: Final[tuple[Side, Side]] = ("A", "B")
+BACKENDS: Final[tuple[str, ...]] = ("serial", "process", "ray")
+
+#: Version of the JSON report's layout; bumped when a key changes meaning or goes away.
+SCHEMA: Final = "copsolver.arena/1"
+
+#: z for a two-sided 95% interval: the 0.975 quantile of the standard normal distribution.
+Z95: Final = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Role:
+    """A role a rulebook names: its name and which seats play it at a table of n players."""
+
+    name: str
+    seats: Callable[[int], tuple[Seat, ...]]
+
+
+#: Game name -> its roles, for the games whose rulebooks name roles, in the order the line-ups
+#: give them out (the first line-up puts A in the first role). Police 07 lists the detectives first
+#: so that ``copsolver arena police07 --detectives X --factor Y`` makes X entrant A.
+ROLE_TABLE: Final[Mapping[str, tuple[Role, ...]]] = {
+    "police07": (
+        Role("detectives", lambda n: tuple(range(1, n))),
+        Role("factor", lambda n: (0,)),
+    ),
+}
+
+#: The role name under which a report's per-entrant totals are listed.
+OVERALL: Final = "overall"
+
+
+# --- statistics -------------------------------------------------------------------------------
+
+
+def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a win probability after ``wins`` out of ``games`` (Wilson 1927).
+
+    It is the set of probabilities p whose normal test does not reject the observed rate:
+    ``(p_hat - p)**2 <= z**2 p (1 - p) / n``. Unlike the textbook ``p_hat +- z sqrt(p_hat(1-p_hat)/n)``
+    it stays inside [0, 1] and does not collapse to a point at 0 or n wins, which matters for the
+    lopsided match-ups an arena produces. With no games every probability is possible: (0, 1).
+
+    >>> [round(x, 4) for x in wilson_interval(5, 10)]
+    [0.2366, 0.7634]
+    """
+    if isinstance(wins, bool) or isinstance(games, bool) or not 0 <= wins <= games:
+        raise ConfigError(f"wilson_interval: need 0 <= wins <= games, got {wins!r} of {games!r}")
+    if games == 0:
+        return 0.0, 1.0
+    n = float(games)
+    p = wins / n
+    z2 = z * z
+    denominator = 1.0 + z2 / n
+    centre = (p + z2 / (2.0 * n)) / denominator
+    half = z / denominator * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n))
+    # Clamp rounding only: the exact bounds are 0 at wins == 0 and 1 at wins == games.
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == games else min(1.0, centre + half)
+    return low, high
+
+
+# --- entrants, roles and line-ups ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as the registry builds it: its registered name and its options."""
+
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """``name`` with its options, e.g. ``ismcts(iterations=500)``."""
+        if not self.options:
+            return self.name
+        return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in sorted(self.options.items()))})"
+
+    def to_json(self) -> JSON:
+        """The spec as a JSON object."""
+        return {"name": self.name, "options": dict(sorted(self.options.items())), "label": self.label}
+
+    def __hash__(self) -> int:
+        # the options mapping is not hashable; its JSON is
+        return stable_hash([self.name, dict(self.options)])
+
+
+def roles(game: Game) -> dict[str, tuple[Seat, ...]]:
+    """Role name -> seats, in line-up order: the rulebook's roles, or one role per seat (``seat0``...)."""
+    named = ROLE_TABLE.get(game.name)
+    if named is not None:
+        return {role.name: role.seats(game.num_players) for role in named}
+    return {f"seat{seat}": (seat,) for seat in range(game.num_players)}
+
+
+def lineups(role_names: Sequence[str], swap: bool = True) -> list[dict[str, Side]]:
+    """The seat-balanced line-ups (role -> side) for these roles, A's first.
+
+    Each line-up gives one role to one entrant and every other role to the other; all such line-ups
+    are listed once, for A alone in each role and then B alone in each role. The set is closed under
+    swapping A and B, so each entrant plays each role equally often. ``swap=False`` keeps only the
+    first (A in the first role, B in the rest), for bots that play one role only; that report is
+    not seat-balanced.
+    """
+    if len(role_names) < 2:
+        raise ConfigError(f"an arena needs a game with two roles or more, not {list(role_names)!r}")
+    found: list[dict[str, Side]] = []
+    pairs: tuple[tuple[Side, Side], ...] = (("A", "B"), ("B", "A"))
+    for alone, rest in pairs:
+        for role in role_names:
+            lineup: dict[str, Side] = {r: alone if r == role else rest for r in role_names}
+            if lineup not in found:
+                found.append(lineup)
+    return found if swap else found[:1]
+
+
+def assignment(
+    role_seats: Mapping[str, Sequence[Seat]], lineup: Mapping[str, Side], entrants: Mapping[Side, BotSpec]
+) -> dict[Seat, BotSpec]:
+    """Seat -> bot for one line-up."""
+    return {seat: entrants[lineup[role]] for role, seats in role_seats.items() for seat in seats}
+
+
+def deal_seeds(seed: int, games: int) -> list[int]:
+    """The seed of each deal, derived from the tournament's ``seed``.
+
+    Hashed through a ``numpy.random.SeedSequence`` rather than ``seed + i``, so tournaments with
+    nearby seeds share no deals; the list for ``games`` is a prefix of the list for more games, so a
+    longer run extends a shorter one. 32-bit values stay exact in every JSON reader.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"arena seed must be a whole number >= 0, not {seed!r}")
+    if games == 0:
+        return []
+    return [int(x) for x in np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)]
+
+
+# --- one game ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What happened in one game: who sat where, the result, the time each seat took, every action."""
+
+    seed: int
+    bots: tuple[str, ...]  # per seat: the bot's label
+    returns: tuple[float, ...]
+    winner: str | None  # in the game's own words ("detectives"), None if unfinished
+    reason: str
+    moves: int  # decisions taken by seats (chance draws not counted)
+    seconds: tuple[float, ...]  # per seat: time inside the bot (restart, step and inform)
+    decisions: tuple[int, ...]  # per seat: how many times it was asked to act
+    actions: tuple[str, ...]  # the whole game in notation, chance draws included
+
+    def to_json(self) -> JSON:
+        """The record as a JSON object."""
+        return {
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "returns": list(self.returns),
+            "winner": self.winner,
+            "reason": self.reason,
+            "moves": self.moves,
+            "seconds": [round(s, 6) for s in self.seconds],
+            "decisions": list(self.decisions),
+            "actions": list(self.actions),
+        }
+
+
+def play_game(game: Game, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecord:
+    """Play one game with ``seats`` (seat -> bot) from deal ``seed``, and record it.
+
+    The generators are derived as ``copsolver play`` derives them: one Generator seeded with
+    ``seed`` spawns a child per seat (seat order) and one for chance, so the chance draws depend on
+    the seed alone and the same seed deals the same cards whoever sits. Bots see only their own
+    views and the events they may see. A bot's illegal move raises :class:`IllegalActionError`
+    naming the bot, the seat and the seed.
+    """
+    # bots is the front-end package; only the arena, which seats bots, needs it, so it is imported
+    # here rather than making the engine depend on it at import time. draw_chance and outcome are
+    # the referee's own, so an arena game is the game ``copsolver play`` would play.
+    import bots
+    from bots.cli import draw_chance, outcome
+
+    missing = sorted(set(range(game.num_players)) - set(seats))
+    if missing:
+        raise ConfigError(f"arena: no bot for seat(s) {missing} of {game.name}")
+    n = game.num_players
+    children = spawn(make_rng(seed), n + 1)
+    chance_rng = children[n]
+    players = {
+        seat: bots.make(game, seats[seat].name, seat=seat, rng=children[seat], **seats[seat].options)
+        for seat in range(n)
+    }
+    state = game.new_initial_state()
+    # A bot's clock runs inside every call it gets (restart, step, inform): a bot may do its
+    # thinking, e.g. a belief update, when it is informed rather than when asked to move. Building
+    # views is the referee's work and stays off the clock.
+    seconds = [0.0] * n
+    decisions = [0] * n
+    for seat, bot in players.items():
+        view = state.view(seat)
+        start = time.perf_counter()
+        bot.restart(view)
+        seconds[seat] += time.perf_counter() - start
+    informed = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply(draw_chance(state, chance_rng))
+        else:
+            view = state.view(seat)
+            start = time.perf_counter()
+            action = players[seat].step(view)
+            seconds[seat] += time.perf_counter() - start
+            decisions[seat] += 1
+            try:
+                state.apply(action)
+            except CopsolverError as err:
+                raise IllegalActionError(
+                    f"{seats[seat].label} bot at seat {seat} of {game.name} (deal seed {seed}): {err}"
+                ) from err
+        for event in state.events[informed:]:
+            for bot_seat, bot in players.items():
+                if event.visible(bot_seat):
+                    start = time.perf_counter()
+                    bot.inform(event)
+                    seconds[bot_seat] += time.perf_counter() - start
+        informed = len(state.events)
+    winner, reason = outcome(state)
+    return GameRecord(
+        seed=seed,
+        bots=tuple(seats[s].label for s in range(n)),
+        returns=tuple(state.returns()),
+        winner=winner,
+        reason=reason,
+        moves=sum(decisions),
+        seconds=tuple(seconds),
+        decisions=tuple(decisions),
+        actions=tuple(game.action_to_str(a) for a in state.history),
+    )
+
+
+def winning_side(returns: Sequence[float], seat_sides: Sequence[Side]) -> Side | None:
+    """The side whose seats alone got the best return, or None for a draw."""
+    best = max(returns)
+    if min(returns) == best:
+        return None
+    sides = {seat_sides[s] for s, r in enumerate(returns) if r == best}
+    return next(iter(sides)) if len(sides) == 1 else None
+
+
+# --- a tournament -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArenaGame:
+    """One game of a tournament: its deal, its line-up, the record and which side won."""
+
+    deal: int  # index of the deal, 0..games-1
+    lineup: Mapping[str, Side]  # role -> side
+    record: GameRecord
+    winner_side: Side | None  # None: a draw
+
+    def to_json(self) -> JSON:
+        """The game as a JSON object (the record's keys, plus deal, line-up and winning side)."""
+        return {"deal": self.deal, "lineup": dict(self.lineup), "winner_side": self.winner_side} | (
+            self.record.to_json()
+        )
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One entrant's results in one role (or :data:`OVERALL`)."""
+
+    side: Side
+    bot: str  # the entrant's label
+    role: str
+    games: int
+    wins: int
+    draws: int
+    moves: int  # decisions the entrant took in these games
+    seconds: float  # time its bots spent in those games (restart, step, inform)
+
+    @property
+    def losses(self) -> int:
+        """Games neither won nor drawn."""
+        return self.games - self.wins - self.draws
+
+    @property
+    def win_rate(self) -> float | None:
+        """wins / games (None before any game)."""
+        return self.wins / self.games if self.games else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The Wilson 95% interval of the win probability."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def seconds_per_move(self) -> float | None:
+        """Mean seconds per decision (None when it took none)."""
+        return self.seconds / self.moves if self.moves else None
+
+    def to_json(self) -> JSON:
+        """The tally as a JSON object."""
+        low, high = self.interval
+        rate, per_move = self.win_rate, self.seconds_per_move
+        return {
+            "side": self.side,
+            "bot": self.bot,
+            "role": self.role,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": None if rate is None else round(rate, 6),
+            "ci95": [round(low, 6), round(high, 6)],
+            "moves": self.moves,
+            "seconds_per_move": None if per_move is None else round(per_move, 6),
+        }
+
+
+def tally(
+    played: Sequence[ArenaGame], role_seats: Mapping[str, Sequence[Seat]], entrants: Mapping[Side, BotSpec]
+) -> list[Tally]:
+    """Per entrant: one tally per role it played, then its overall tally (every game, once)."""
+    rows = []
+    for side in SIDES:
+        for role in [*role_seats, OVERALL]:
+            chosen = played if role == OVERALL else [g for g in played if g.lineup[role] == side]
+            if not chosen:  # swap=False leaves an entrant out of some roles
+                continue
+            held = [(g.record, _seats_held(g, side, role, role_seats)) for g in chosen]
+            rows.append(
+                Tally(
+                    side=side,
+                    bot=entrants[side].label,
+                    role=role,
+                    games=len(chosen),
+                    wins=sum(g.winner_side == side for g in chosen),
+                    draws=sum(g.winner_side is None for g in chosen),
+                    moves=sum(record.decisions[s] for record, own in held for s in own),
+                    seconds=sum(record.seconds[s] for record, own in held for s in own),
+                )
+            )
+    return rows
+
+
+def _seats_held(
+    played: ArenaGame, side: Side, role: str, role_seats: Mapping[str, Sequence[Seat]]
+) -> list[Seat]:
+    """The seats ``side`` held in a game: those of ``role``, or all of them for :data:`OVERALL`."""
+    return [
+        seat
+        for r, seats in role_seats.items()
+        if played.lineup[r] == side and role in (r, OVERALL)
+        for seat in seats
+    ]
+
+
+def environment() -> JSON:
+    """Versions and kernel mode, for the record of a result."""
+    status = _accel.compiled_status()
+    return {
+        "copsolver": solver.__version__,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "numpy": np.__version__,
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "compiled": all(status.values()),
+        "kernels": status,
+        "pure_python_requested": _accel.PURE_REQUESTED,
+    }
+
+
+@dataclass(frozen=True)
+class ArenaReport:
+    """A finished tournament: its settings, every game, the tallies, and how it was run."""
+
+    game: str
+    config: JSON
+    entrants: Mapping[Side, BotSpec]
+    roles: Mapping[str, tuple[Seat, ...]]
+    lineups: tuple[Mapping[str, Side], ...]
+    seed: int
+    deal_seeds: tuple[int, ...]
+    played: tuple[ArenaGame, ...]
+    tallies: tuple[Tally, ...]
+    backend: str
+    workers: int
+    started: str  # UTC, ISO 8601
+    elapsed: float  # wall-clock seconds
+    command: tuple[str, ...] | None  # the command line that reproduces this run, when one did
+    environment: JSON
+
+    @property
+    def games(self) -> int:
+        """Deals played (each once per line-up)."""
+        return len(self.deal_seeds)
+
+    def find(self, side: Side, role: str = OVERALL) -> Tally | None:
+        """The tally of ``side`` in ``role`` (None if it did not play that role)."""
+        return next((t for t in self.tallies if t.side == side and t.role == role), None)
+
+    def to_json(self, records: bool = True) -> JSON:
+        """The report as JSON; ``records=False`` leaves out the per-game records (and their actions)."""
+        data: JSON = {
+            "schema": SCHEMA,
+            "game": self.game,
+            "config": self.config,
+            "command": None if self.command is None else list(self.command),
+            "seed": self.seed,
+            "games_per_lineup": self.games,
+            "total_games": len(self.played),
+            "entrants": {side: spec.to_json() for side, spec in self.entrants.items()},
+            "roles": {role: list(seats) for role, seats in self.roles.items()},
+            "lineups": [dict(lineup) for lineup in self.lineups],
+            "results": [t.to_json() for t in self.tallies],
+            "run": {
+                "backend": self.backend,
+                "workers": self.workers,
+                "started": self.started,
+                "seconds": round(self.elapsed, 3),
+            },
+            "environment": self.environment,
+            "deal_seeds": list(self.deal_seeds),
+        }
+        if records:
+            data["games"] = [g.to_json() for g in self.played]
+        return data
+
+    def dumps(self) -> str:
+        """:meth:`to_json` as text, indented, with one line per game.
+
+        One line per game (not per action) keeps a results file short and a rerun's diff readable.
+        """
+        data = self.to_json()
+        played = data.pop("games")
+        head = json.dumps(data, indent=1)
+        rows = ",\n".join("  " + json.dumps(g, separators=(", ", ": ")) for g in played)
+        # head ends with "\n}": reopen the object to append the games array
+        return f'{head[:-2]},\n "games": [\n{rows}\n ]\n}}\n'
+
+
+#: ``progress(done, total, game)`` after each finished game (in completion order, which with
+#: parallel backends is not the report's order).
+Progress: TypeAlias = Callable[[int, int, ArenaGame], None]
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One game to play: where it goes in the report, and what a worker needs to play it."""
+
+    index: int
+    deal: int
+    lineup: Mapping[str, Side]
+    seats: Mapping[Seat, BotSpec]
+    seed: int
+
+
+def run(
+    game: Game,
+    a: BotSpec,
+    b: BotSpec,
+    *,
+    games: int,
+    seed: int,
+    swap: bool = True,
+    backend: str = "serial",
+    workers: int | None = None,
+    progress: Progress | None = None,
+    command: Sequence[str] | None = None,
+) -> ArenaReport:
+    """Play ``games`` deals between ``a`` and ``b``, each deal once per line-up, and report.
+
+    ``workers`` (process and ray backends) defaults to ``os.cpu_count()`` for processes; on Ray it
+    caps the games in flight (default: all, and Ray schedules them over the cluster). Every bot is
+    built once for each seat it will take before any game starts, so an unknown bot, a bad option
+    or a bot that cannot play a role fails at once with a :class:`ConfigError`. ``command`` is
+    recorded in the report as given.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ConfigError(f"arena: games must be a whole number >= 1, not {games!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ConfigError(f"arena: workers must be a whole number >= 1, not {workers!r}")
+    ray = check_backend(backend)
+    seeds = deal_seeds(seed, games)
+    entrants: dict[Side, BotSpec] = {"A": a, "B": b}
+    role_seats = roles(game)
+    plan = lineups(list(role_seats), swap)
+    check_entrants(game, role_seats, plan, entrants)
+    # deal-major order: a deal's line-ups sit side by side in the report
+    pairs = [(deal, lineup) for deal in range(games) for lineup in plan]
+    jobs = [
+        _Job(index, deal, lineup, assignment(role_seats, lineup, entrants), seeds[deal])
+        for index, (deal, lineup) in enumerate(pairs)
+    ]
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    clock = time.perf_counter()
+    if backend == "process":
+        used = min(workers or os.cpu_count() or 1, len(jobs))
+        records = _run_processes(game, jobs, used)
+    elif backend == "ray":
+        used = min(workers, len(jobs)) if workers is not None else len(jobs)
+        records = _run_ray(ray, game, jobs, used)
+    else:
+        used = 1
+        records = _run_serial(game, jobs)
+    played: list[ArenaGame | None] = [None] * len(jobs)
+    seat_roles = _seat_roles(role_seats, game.num_players)
+    with contextlib.closing(records):  # stops a pool at once if a callback raises
+        for done, (index, record) in enumerate(records, start=1):
+            job = jobs[index]
+            seat_sides = [job.lineup[role] for role in seat_roles]
+            finished = ArenaGame(job.deal, job.lineup, record, winning_side(record.returns, seat_sides))
+            played[index] = finished
+            if progress is not None:
+                progress(done, len(jobs), finished)
+    complete = [g for g in played if g is not None]
+    if len(complete) != len(jobs):  # a backend that lost a game must not pass for a full report
+        raise CopsolverError(f"arena: {len(jobs) - len(complete)} of {len(jobs)} games returned no result")
+    return ArenaReport(
+        game=game.name,
+        config=game.config(),
+        entrants=entrants,
+        roles=role_seats,
+        lineups=tuple(plan),
+        seed=seed,
+        deal_seeds=tuple(seeds),
+        played=tuple(complete),
+        tallies=tuple(tally(complete, role_seats, entrants)),
+        backend=backend,
+        workers=used,
+        started=started,
+        elapsed=time.perf_counter() - clock,
+        command=None if command is None else tuple(command),
+        environment=environment(),
+    )
+
+
+def check_entrants(
+    game: Game,
+    role_seats: Mapping[str, Sequence[Seat]],
+    plan: Sequence[Mapping[str, Side]],
+    entrants: Mapping[Side, BotSpec],
+) -> None:
+    """Build each entrant once for every seat it will take; a bot's ConfigError gains the role."""
+    import bots
+
+    for lineup in plan:
+        for role, seats in role_seats.items():
+            spec = entrants[lineup[role]]
+            for seat in seats:
+                try:
+                    bots.make(game, spec.name, seat=seat, rng=np.random.default_rng(0), **spec.options)
+                except ConfigError as err:
+                    raise ConfigError(f"entrant {lineup[role]} ({spec.label}) as {role}: {err}") from None
+
+
+def _seat_roles(role_seats: Mapping[str, Sequence[Seat]], n: int) -> list[str]:
+    """Seat -> role name, as a list."""
+    by_seat = {seat: role for role, seats in role_seats.items() for seat in seats}
+    return [by_seat[s] for s in range(n)]
+
+
+# --- backends ---------------------------------------------------------------------------------
+
+#: ``(index of the job, its record)`` in the order games finish.
+Results: TypeAlias = Generator[tuple[int, GameRecord], None, None]
+
+#: The game of this worker process, built once by :func:`_init_worker` rather than pickled per job.
+_worker_game: Game | None = None
+
+
+def _init_worker(name: str, config: JSON) -> None:
+    global _worker_game
+    _worker_game = game_registry.load(name, **config)
+
+
+def _play_job(job: _Job) -> tuple[int, GameRecord]:
+    if _worker_game is None:  # only reachable if the pool skipped its initializer
+        raise CopsolverError("arena worker started without its game")
+    return job.index, play_game(_worker_game, job.seats, job.seed)
+
+
+def _run_serial(game: Game, jobs: Sequence[_Job]) -> Results:
+    """Play ``jobs`` here, in order."""
+    for job in jobs:
+        yield job.index, play_game(game, job.seats, job.seed)
+
+
+def _run_processes(game: Game, jobs: Sequence[_Job], workers: int) -> Results:
+    """Play ``jobs`` on a local process pool; yield ``(index, record)`` as games finish."""
+    # spawn, not fork: the caller may run threads (a progress bar's refresher), and forking a
+    # threaded process can deadlock the child on a lock some thread held; spawn is also what macOS
+    # and Windows use, so results do not depend on the platform's default.
+    context = multiprocessing.get_context("spawn")
+    pool = cf.ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(game.name, game.config())
+    )
+    try:
+        futures = [pool.submit(_play_job, job) for job in jobs]
+        for future in cf.as_completed(futures):
+            yield future.result()
+    except BaseException:
+        # an error, an interrupt or a consumer that stopped: drop the games not started, and do
+        # not wait for the running ones
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def check_backend(backend: str) -> Any:
+    """Raise ConfigError for a backend that cannot run here; return the ``ray`` module for ray.
+
+    Ray is optional (a user with a cluster installs it); without it the error says how to get it.
+    """
+    if backend not in BACKENDS:
+        raise ConfigError(f"arena: unknown backend {backend!r}; choose {', '.join(BACKENDS)}")
+    if backend != "ray":
+        return None
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise ConfigError(
+            "backend 'ray' needs the ray package, which is not installed: pip install 'ray[default]' "
+            "(or use the process backend on this machine)"
+        ) from None
+
+
+def _ray_play(name: str, config: JSON, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecord:
+    """A Ray task: build (or reuse) the game in this worker and play one game."""
+    global _worker_game
+    if _worker_game is None or _worker_game.name != name or _worker_game.config() != config:
+        _worker_game = game_registry.load(name, **config)
+    return play_game(_worker_game, seats, seed)
+
+
+def _run_ray(ray: Any, game: Game, jobs: Sequence[_Job], in_flight: int) -> Results:
+    """Play ``jobs`` as Ray tasks, at most ``in_flight`` at a time; yield results as they finish.
+
+    ``ray.init()`` connects to the cluster named by ``RAY_ADDRESS`` (or ``ray start``'s local one)
+    and otherwise starts a local Ray; a caller that initialised Ray itself keeps its own session.
+    """
+    if not ray.is_initialized():
+        ray.init()
+    task = ray.remote(_ray_play)
+    name, config = game.name, game.config()
+    waiting = list(jobs)[::-1]  # a stack, popped from the end: submitted in report order
+    pending: dict[Any, int] = {}
+    while waiting or pending:
+        while waiting and len(pending) < in_flight:
+            job = waiting.pop()
+            pending[task.remote(name, config, dict(job.seats), job.seed)] = job.index
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        for ref in ready:
+            index = pending.pop(ref)
+            yield index, ray.get(ref)
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+def _percent(x: float | None) -> str:
+    return "-" if x is None else f"{100.0 * x:.1f}%"
+
+
+def kernel_mode(env: JSON) -> str:
+    """``compiled``, ``pure Python``, or which kernels ran as their pure-Python twins."""
+    status = env.get("kernels", {})
+    pure = sorted(name for name, compiled in status.items() if not compiled)
+    if not pure:
+        return "compiled"
+    if len(pure) == len(status):
+        return "pure Python"
+    return f"compiled, but pure Python for {', '.join(pure)}"
+
+
+def headline(report: ArenaReport) -> str:
+    """One line: the game, the entrants, the games and the seed."""
+    a, b = report.entrants["A"].label, report.entrants["B"].label
+    players = report.config.get("players", "")
+    size = f" ({players} players)" if players else ""
+    return (
+        f"{report.game}{size}: A = {a} vs B = {b}; {report.games} deals x {len(report.lineups)} "
+        f"line-up(s) = {len(report.played)} games, seed {report.seed}"
+    )
+
+
+def format_report(report: ArenaReport, width: int = 240) -> str:
+    """The tallies as a text table (Markdown-compatible, so it pastes into a results README)."""
+    # rich is imported here, not at the top: every ``copsolver`` command imports this module's
+    # names, and only the ones that draw a table should pay for loading rich.
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=box.MARKDOWN, show_edge=True, pad_edge=True)
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("side", "left"),
+        ("bot", "left"),
+        ("role", "left"),
+        ("games", "right"),
+        ("wins", "right"),
+        ("draws", "right"),
+        ("win rate", "right"),
+        ("95% CI (Wilson)", "right"),
+        ("ms/move", "right"),
+    )
+    for heading, justify in columns:
+        table.add_column(heading, justify=justify)
+    for t in report.tallies:
+        low, high = t.interval
+        per_move = t.seconds_per_move
+        table.add_row(
+            t.side,
+            t.bot,
+            t.role,
+            str(t.games),
+            str(t.wins),
+            str(t.draws),
+            _percent(t.win_rate),
+            f"{100.0 * low:.1f}-{100.0 * high:.1f}%",
+            "-" if per_move is None else f"{1000.0 * per_move:.2f}",
+        )
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, color_system=None, force_terminal=False, soft_wrap=False).print(table)
+    kernels = kernel_mode(report.environment)
+    footer = (
+        f"{report.backend} backend, {report.workers} worker(s), {report.elapsed:.1f} s, "
+        f"copsolver {report.environment.get('copsolver')} ({kernels})"
+    )
+    # rich pads the Markdown box's empty top edge with spaces; drop it and trailing blanks
+    lines = [line.rstrip() for line in buffer.getvalue().splitlines()]
+    body = "\n".join(line for line in lines if line)
+    return f"{headline(report)}\n\n{body}\n\n{footer}\n"
