@@ -151,6 +151,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--bot", default=DEFAULT_BOT, help=f"the advising bot (default {DEFAULT_BOT})")
     p.add_argument("--seed", type=_count, default=0, help="seed of the advising bot (default 0)")
     p.add_argument("--ply", type=_count, metavar="N", help="with a replay: advise after its first N actions")
+    p.add_argument("--svg", metavar="PATH", help="also draw the board and the advice as SVG (police07)")
+    p.add_argument("--png", metavar="PATH", help="also draw it as PNG (cairosvg, rsvg-convert or convert)")
     sub["hint"] = p
 
     from bots import arena_cli  # the arena's flags and logic live in their own module
@@ -681,10 +683,21 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.game not in game_names():
         raise UsageError(f"unknown game {args.game!r}; known: {', '.join(game_names())}")
+    drawing = args.svg is not None or args.png is not None
+    if drawing and args.game != "police07":
+        raise UsageError("--svg and --png draw police07 boards only")
     data = load_position_file(args.game, Path(args.position), args.ply)
     game, view = hint.load_position(args.game, data)
     advice = hint.advise(game, view, bot=args.bot, seed=args.seed)
     out.write(hint.format_advice(game, view, advice).rstrip("\n") + "\n")
+    if drawing:
+        from bots import draw
+
+        svg = draw.render_svg(game, view, advice)
+        if args.svg is not None:
+            Path(args.svg).write_text(svg, encoding="utf-8")
+        if args.png is not None:
+            draw.svg_to_png(svg, args.png)
     return EXIT_OK
 
 

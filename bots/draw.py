@@ -1,0 +1,645 @@
+"""Draw a Police 07 hint as SVG (and PNG): the board, the pieces, the possible stops, the best move.
+
+Everything on the picture comes from one seat's view and the advice a bot gave on that view: the
+detectives' pieces, Dr. Factor's piece only when that view knows his stop (his own view, or a
+detective's right after a shown move), the possible-location set (computed here from the view, so a
+weight a caller passes for any other stop is ignored) as a heat map, and the best-ranked move as an
+arrow. The board is public. A detective's picture therefore does not change with where Dr. Factor
+really is, which ``tests/test_draw.py`` checks byte for byte.
+
+Layout: the board file's ``coordinates`` when it gives them for every stop (taken as drawing
+positions, x to the right and y down, as on a scan of the board), otherwise :func:`stress_layout` of
+the taxi distances: deterministic linear algebra, no random start, so a board is drawn the same way
+on every run and machine. Taxi links are the streets; bus and metro links mostly bridge several of
+them, so leaving them out of the layout keeps each neighbourhood together. (networkx's
+``kamada_kawai_layout`` minimises the same stress but needs scipy, which copsolver does not depend
+on; its ``spring_layout`` bunches this board's stops together.)
+
+SVG structure, drawn in this order (what tests and other tools may rely on)::
+
+    <svg>                                     one document, no external resources
+      <g id="links">     <line class="link taxi|bus|metro|water" data-a= data-b=/> ...
+      <g id="heat">      <circle class="possible" data-stop= data-weight=/> ...   (weight over the largest)
+      <g id="best-move" data-action= [data-from= data-to=]>  arrow (a move), dashed target ring
+      <g id="stops">     <g class="stop" data-stop=N><circle/><text>N</text></g> ...
+      <g id="pieces">    <g class="piece detective|factor" data-piece= data-stop=> ring, name tag
+      <g id="legend">    title, who is to move, possible count, suggested move, colour keys
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final, TypeAlias
+from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
+import numpy.typing as npt
+
+from bots.base import Advice
+from solver.core import ConfigError, Game, View
+from solver.games.police07 import codec
+from solver.games.police07.board import Board, Line, Stop
+from solver.games.police07.distances import UNREACHABLE, line_distances
+from solver.games.police07.rules import Police07Game
+
+Point: TypeAlias = tuple[float, float]
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+
+#: The board is drawn BOX wide and at most BOX tall (as tall as its layout needs); stop centres keep
+#: PAD from its edges.
+BOX: Final = 1000.0
+PAD: Final = 40.0
+_MARGIN: Final = 20.0  # around the board square
+_HEADER: Final = 92.0  # title lines above the board
+_FOOTER: Final = 48.0  # colour keys below it
+_STOP_R: Final = 12.0
+_PIECE_R: Final = 16.5
+_TAG_H: Final = 18.0  # height of a piece's name tag
+#: Most majorization steps of the computed layout (it stops earlier once the stress settles).
+_LAYOUT_ITERATIONS: Final = 400
+_FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+#: Per line: colour, stroke width, dash pattern. Wider lines are drawn first, so a pair of stops
+#: joined by several lines shows them as nested stripes (metro under bus under taxi).
+_LINE_STYLE: Final[dict[Line, tuple[str, float, str]]] = {
+    Line.METRO: ("#d62728", 7.0, ""),
+    Line.BUS: ("#1f66d1", 4.0, ""),
+    Line.TAXI: ("#e8b400", 1.8, ""),
+    Line.WATER: ("#00a8c6", 2.6, "7 5"),
+}
+_LINE_ORDER: Final = (Line.METRO, Line.BUS, Line.TAXI, Line.WATER)
+#: Detective pieces D1..D5 (colour-blind-safe qualitative colours, none of them a line colour).
+_DETECTIVE_COLOURS: Final = ("#009e73", "#7b3fa0", "#e6007e", "#8c6d1f", "#0072b2")
+_FACTOR_COLOUR: Final = "#111111"
+#: Heat ramp for the possible stops, weight 0 -> 1 (light amber to deep orange-red).
+_HEAT_LOW: Final = (255, 226, 170)
+_HEAT_HIGH: Final = (217, 72, 1)
+#: The shade of every possible stop when no weights are given (all equally likely).
+_UNIFORM_SHADE: Final = 0.7
+_LIKELY_SHOWN: Final = 5  # most likely stops named in the title when weights are given
+
+
+# --- layout -----------------------------------------------------------------------------------
+
+
+def board_layout(board: Board) -> dict[Stop, Point]:
+    """Every stop's drawing position inside the ``BOX`` x ``BOX`` square (cached per board).
+
+    The board's own coordinates when it has them for every stop, otherwise a computed layout that
+    is the same on every run.
+
+    >>> from solver.games.police07.board import load_board
+    >>> layout = board_layout(load_board())
+    >>> len(layout), all(PAD <= x <= BOX - PAD and PAD <= y <= BOX - PAD for x, y in layout.values())
+    (196, True)
+    """
+    return dict(zip(board.stops, _layout(board), strict=True))
+
+
+@lru_cache(maxsize=8)
+def _layout(board: Board) -> tuple[Point, ...]:
+    # A Board hashes by identity, so each board object is laid out once.
+    coords = board.coordinates
+    if coords is not None and all(s in coords for s in board.stops):
+        raw = np.array([coords[s] for s in board.stops], dtype=float)
+    else:
+        taxi = line_distances(board, (Line.TAXI,))[1:, 1:].astype(float)
+        raw = stress_layout(taxi)
+    return _fit(raw)
+
+
+def stress_layout(distances: npt.NDArray[np.float64], iterations: int = _LAYOUT_ITERATIONS) -> FloatArray:
+    """2-D positions whose straight-line distances match ``distances`` (graph distances) best.
+
+    Stress majorization (Gansner, Koren & North 2004, "Graph Drawing by Stress Majorization"):
+    minimise the sum over pairs of (|x_i - x_j| - d_ij)^2 / d_ij^2 by repeatedly solving the
+    quadratic that bounds it from above, starting from classical multidimensional scaling. Every
+    step is deterministic linear algebra (no random start), so a board is laid out the same way on
+    every run; the signs of the two axes are fixed so an eigensolver's choice cannot mirror it.
+    Pairs that no path joins (an entry of :data:`UNREACHABLE` or more) are kept one step further
+    apart than the farthest joined pair.
+    """
+    d = np.array(distances, dtype=float)
+    n = d.shape[0]
+    if d.ndim != 2 or d.shape != (n, n) or not np.isfinite(d).all():
+        raise ConfigError(f"stress layout: distances must be a finite square table, not shape {d.shape}")
+    if (d[~np.eye(n, dtype=bool)] <= 0).any():
+        raise ConfigError("stress layout: two different stops must be a positive distance apart")
+    if n < 3:
+        return np.array([[float(i), 0.0] for i in range(n)])
+    joined = d < UNREACHABLE
+    d[~joined] = d[joined].max() + 1.0
+    # classical scaling: the top two eigenvectors of the double-centred squared distances
+    centre = np.eye(n) - 1.0 / n
+    gram = -0.5 * centre @ (d**2) @ centre
+    values, vectors = np.linalg.eigh(gram)
+    top = np.argsort(values)[::-1][:2]
+    x = vectors[:, top] * np.sqrt(np.maximum(values[top], 1e-12))
+    for axis in range(2):
+        if x[np.argmax(np.abs(x[:, axis])), axis] < 0:
+            x[:, axis] = -x[:, axis]
+    off = ~np.eye(n, dtype=bool)
+    weight = np.zeros_like(d)
+    weight[off] = d[off] ** -2.0
+    laplacian = -weight
+    np.fill_diagonal(laplacian, weight.sum(axis=1))
+    solve = np.linalg.pinv(laplacian)
+    previous = math.inf
+    for _ in range(iterations):
+        gap = np.sqrt(((x[:, None, :] - x[None, :, :]) ** 2).sum(axis=-1))
+        pull = np.zeros_like(d)
+        moved = off & (gap > 1e-12)
+        pull[moved] = -weight[moved] * d[moved] / gap[moved]
+        np.fill_diagonal(pull, -pull.sum(axis=1))
+        x = solve @ (pull @ x)
+        stress = float((weight[off] * (gap[off] - d[off]) ** 2).sum())
+        if previous - stress < 1e-7 * previous:
+            break
+        previous = stress
+    return np.asarray(x, dtype=np.float64)
+
+
+def _fit(raw: FloatArray) -> tuple[Point, ...]:
+    """Scale points (keeping the aspect ratio) into the padded square, centred across, from the top."""
+    low, high = raw.min(axis=0), raw.max(axis=0)
+    span = float(max(high[0] - low[0], high[1] - low[1])) or 1.0
+    scale = (BOX - 2 * PAD) / span
+    offset = np.array([(BOX - (high[0] - low[0]) * scale) / 2, PAD])
+    fitted = (raw - low) * scale + offset
+    return tuple((round(float(x), 2), round(float(y), 2)) for x, y in fitted)
+
+
+# --- svg --------------------------------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    """A coordinate as short, stable text."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _heat(weight: float) -> str:
+    """The heat-map fill for a weight in [0, 1]."""
+    t = min(1.0, max(0.0, weight))
+    r, g, b = (round(lo + (hi - lo) * t) for lo, hi in zip(_HEAT_LOW, _HEAT_HIGH, strict=True))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _text(x: float, y: float, body: str, size: float, **attrs: str) -> str:
+    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
+    return f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}"{extra}>{escape(body)}</text>'
+
+
+def _shorten(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point]:
+    """The segment a-b with ``start`` cut from its a end and ``end`` from its b end."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    return (a[0] + ux * start, a[1] + uy * start), (b[0] - ux * end, b[1] - uy * end)
+
+
+def _police_view(game: Police07Game, view: View) -> dict[str, Any]:
+    data = view.to_json()
+    if not isinstance(data, dict) or data.get("game") != game.name or "pieces" not in data:
+        raise ConfigError(f"draw: expected a police07 view, not {type(view).__name__}")
+    return data
+
+
+def _possible(game: Police07Game, data: dict[str, Any]) -> list[Stop]:
+    # Imported here: the belief module is only needed when a picture is drawn.
+    from solver.belief.locations import possible_locations
+
+    return sorted(possible_locations(game, data))
+
+
+def _intensities(possible: list[Stop], weights: Mapping[Stop, float] | None) -> dict[Stop, float] | None:
+    """Per possible stop, its weight over the largest one; None without usable weights (uniform)."""
+    if weights is None:
+        return None
+    clean = {s: float(weights.get(s, 0.0)) for s in possible}
+    if any(not math.isfinite(w) or w < 0 for w in clean.values()):
+        raise ConfigError("draw: weights must be finite and non-negative")
+    top = max(clean.values(), default=0.0)
+    if top <= 0:
+        return None
+    return {s: w / top for s, w in clean.items()}
+
+
+def _describe_move(advice: Advice) -> str:
+    best = advice.best
+    details = best.reason
+    if best.value is not None and best.visits is not None:
+        total = sum(r.visits or 0 for r in advice.ranked) or 1
+        details = (
+            f"estimated win chance {best.value:.0%}, {best.visits / total:.0%} of the search's "
+            f"{total} simulations"
+        )
+    text = f"Suggested: {best.text}"
+    return f"{text} ({details})" if details else text
+
+
+def _who(data: dict[str, Any]) -> str:
+    piece = data.get("piece")
+    if piece == 0:
+        return "Dr. Factor to move"
+    if isinstance(piece, int):
+        return f"detective D{piece} to move (seat {data.get('seat')})"
+    return str(data.get("decision", {}).get("prompt", ""))
+
+
+def render_svg(
+    game: Game,
+    view: View,
+    advice: Advice,
+    weights: Mapping[Stop, float] | None = None,
+) -> str:
+    """Draw ``advice`` on ``view``'s board as a standalone SVG document (see the module docstring).
+
+    ``weights`` shade the possible stops (each over the largest; uniform when None or all zero);
+    weights of stops outside the possible set are ignored, as they cannot be right. Raises
+    :class:`ConfigError` for a view that is not a Police 07 view, advice for another seat, or
+    negative or non-finite weights.
+    """
+    if not isinstance(game, Police07Game):
+        raise ConfigError(f"draw: only police07 boards can be drawn, not {getattr(game, 'name', game)!r}")
+    data = _police_view(game, view)
+    if advice.seat != view.seat:
+        raise ConfigError(f"draw: the advice is for seat {advice.seat}, the view is seat {view.seat}'s")
+    if not advice.ranked:
+        raise ConfigError("draw: the advice ranks no move")
+    board = game.board
+    pos = board_layout(board)
+    ox, oy = _MARGIN, _MARGIN + _HEADER
+    box_height = max(y for _, y in pos.values()) + PAD
+    width = BOX + 2 * _MARGIN
+    height = _HEADER + box_height + _FOOTER + 2 * _MARGIN
+
+    def at(stop: Stop) -> Point:
+        x, y = pos[stop]
+        return x + ox, y + oy
+
+    possible = _possible(game, data)
+    weighted = _intensities(possible, weights)
+    heat = weighted if weighted is not None else dict.fromkeys(possible, 1.0)
+    shade = heat if weighted is not None else dict.fromkeys(possible, _UNIFORM_SHADE)
+    out: list[str] = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width)}" height="{_num(height)}" '
+        f'viewBox="0 0 {_num(width)} {_num(height)}" font-family={quoteattr(_FONT)}>',
+        f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
+        f'<rect x="{_num(ox)}" y="{_num(oy)}" width="{_num(BOX)}" height="{_num(box_height)}" '
+        'fill="#fafaf7" stroke="#d0d0c8"/>',
+    ]
+
+    out.append('<g id="links" stroke-linecap="round">')
+    for line in _LINE_ORDER:
+        colour, stroke, dash = _LINE_STYLE[line]
+        name = Line(line).name.lower()
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        opacity = ' stroke-opacity="0.75"' if line in (Line.METRO, Line.BUS) else ""
+        for a, b in board.links[line]:
+            (x1, y1), (x2, y2) = at(a), at(b)
+            out.append(
+                f'<line class="link {name}" data-a="{a}" data-b="{b}" x1="{_num(x1)}" y1="{_num(y1)}" '
+                f'x2="{_num(x2)}" y2="{_num(y2)}" stroke="{colour}" stroke-width="{_num(stroke)}"'
+                f"{opacity}{dashed}/>"
+            )
+    out.append("</g>")
+
+    out.append('<g id="heat">')
+    for stop in possible:
+        x, y = at(stop)
+        w = shade[stop]
+        out.append(
+            f'<circle class="possible" data-stop="{stop}" data-weight="{heat[stop]:.3f}" cx="{_num(x)}" '
+            f'cy="{_num(y)}" r="{_num(_STOP_R + 9)}" fill="{_heat(w)}" fill-opacity="{0.35 + 0.4 * w:.2f}"/>'
+        )
+    out.append("</g>")
+
+    # the arrow runs under the stops, so every stop number on its way stays readable
+    pieces = _pieces(data)
+    move = _best_move(data, advice, pieces, at)
+    out.append(move.svg)
+
+    out.append('<g id="stops" text-anchor="middle">')
+    for stop in board.stops:
+        x, y = at(stop)
+        if stop in shade:
+            w = shade[stop]
+            fill, ink, edge = _heat(w), ("#ffffff" if w > 0.6 else "#000000"), "#7a2a00"
+        else:
+            fill, ink, edge = "#ffffff", "#333333", "#8a8a8a"
+        out.append(
+            f'<g class="stop" data-stop="{stop}"><circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(_STOP_R)}" '
+            f'fill="{fill}" stroke="{edge}" stroke-width="1.2"/>'
+            + _text(x, y + 4.0, str(stop), 11.5 if stop < 100 else 10.0, fill=ink, font_weight="bold")
+            + "</g>"
+        )
+    out.append("</g>")
+
+    out.append('<g id="pieces" text-anchor="middle">')
+    centres = [at(s) for s in board.stops]
+    tags = _place_tags(
+        {p: at(s) for p, s in pieces.items()}, centres, move.segment, (ox, oy, ox + BOX, oy + box_height)
+    )
+    for piece, stop in pieces.items():
+        kind = "factor" if piece == 0 else "detective"
+        out.append(
+            f'<g class="piece {kind}" data-piece="{piece}" data-stop="{stop}">'
+            + _piece(at(stop), tags[piece], _label(piece), _colour(piece))
+            + "</g>"
+        )
+    out.append("</g>")
+    out.append(_legend(game, data, advice, possible, weighted, width, height))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _pieces(data: dict[str, Any]) -> dict[int, Stop]:
+    """The pieces the view places on the board: piece -> stop (0, Dr. Factor, only when known)."""
+    placed = {
+        entry["piece"]: entry["stop"]
+        for entry in data["pieces"]
+        if isinstance(entry.get("piece"), int) and isinstance(entry.get("stop"), int)
+    }
+    factor_stop = (data.get("factor") or {}).get("stop")
+    if isinstance(factor_stop, int):
+        placed[0] = factor_stop
+    return dict(sorted(placed.items()))
+
+
+def _label(piece: int) -> str:
+    return "Dr. F" if piece == 0 else f"D{piece}"
+
+
+def _colour(piece: int | None) -> str:
+    if piece is None:
+        return "#444444"
+    return _FACTOR_COLOUR if piece == 0 else _DETECTIVE_COLOURS[(piece - 1) % len(_DETECTIVE_COLOURS)]
+
+
+def _tag_width(label: str) -> float:
+    return 11.0 + 7.5 * len(label)
+
+
+def _place_tags(
+    pieces: dict[int, Point],
+    stops: list[Point],
+    arrow: tuple[Point, Point] | None,
+    box: tuple[float, float, float, float],
+) -> dict[int, Point]:
+    """Put each piece's name tag above, below, right or left of it, whichever hides the fewest
+    stops, crosses no arrow, overlaps no other tag and stays on the board (the first such side in
+    that order, so the choice is deterministic)."""
+    placed: dict[int, Point] = {}
+    boxes: list[tuple[float, float, float, float]] = []
+    path = (
+        []
+        if arrow is None
+        else [
+            (
+                arrow[0][0] + (arrow[1][0] - arrow[0][0]) * i / 24,
+                arrow[0][1] + (arrow[1][1] - arrow[0][1]) * i / 24,
+            )
+            for i in range(25)
+        ]
+    )
+    for piece, (x, y) in pieces.items():
+        half_w, half_h = _tag_width(_label(piece)) / 2, _TAG_H / 2
+        sides = (
+            (0.0, -(_PIECE_R + 12)),
+            (0.0, _PIECE_R + 12),
+            (_PIECE_R + half_w + 5, 0.0),
+            (-(_PIECE_R + half_w + 5), 0.0),
+        )
+        best: tuple[float, Point] | None = None
+        for dx, dy in sides:
+            cx, cy = x + dx, y + dy
+            rect = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+
+            def inside(p: Point, margin: float, r: tuple[float, float, float, float] = rect) -> bool:
+                return r[0] - margin <= p[0] <= r[2] + margin and r[1] - margin <= p[1] <= r[3] + margin
+
+            cost = float(sum(inside(c, _STOP_R * 0.7) for c in stops if c != (x, y)))
+            cost += 6.0 * any(inside(p, 3.0) for p in path)
+            cost += 6.0 * sum(
+                not (b[2] < rect[0] or rect[2] < b[0] or b[3] < rect[1] or rect[3] < b[1]) for b in boxes
+            )
+            cost += 3.0 * sum(inside(c, _PIECE_R) for q, c in pieces.items() if q != piece)
+            cost += 10.0 * (rect[0] < box[0] or rect[1] < box[1] or rect[2] > box[2] or rect[3] > box[3])
+            if best is None or cost < best[0]:
+                best = (cost, (cx, cy))
+        if best is not None:
+            placed[piece] = best[1]
+            half = _tag_width(_label(piece)) / 2
+            boxes.append(
+                (best[1][0] - half, best[1][1] - _TAG_H / 2, best[1][0] + half, best[1][1] + _TAG_H / 2)
+            )
+    return placed
+
+
+def _piece(centre: Point, tag: Point, label: str, colour: str) -> str:
+    """A piece: a thick ring around its stop (the number stays readable) and a name tag at ``tag``."""
+    x, y = centre
+    tag_w = _tag_width(label)
+    tx, ty = tag
+    return (
+        f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(_PIECE_R)}" fill="none" stroke="#ffffff" '
+        'stroke-width="7.5"/>'
+        f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(_PIECE_R)}" fill="none" stroke="{colour}" '
+        'stroke-width="5"/>'
+        f'<rect x="{_num(tx - tag_w / 2)}" y="{_num(ty - _TAG_H / 2)}" width="{_num(tag_w)}" '
+        f'height="{_num(_TAG_H)}" rx="4" '
+        f'fill="{colour}" stroke="#ffffff" stroke-width="1.5"/>'
+        + _text(tx, ty + 4.5, label, 12.5, fill="#ffffff", font_weight="bold")
+    )
+
+
+@dataclass(frozen=True)
+class _Move:
+    """The best move as drawn: its SVG and its arrow's ends (None when it draws no arrow)."""
+
+    svg: str
+    segment: tuple[Point, Point] | None
+
+
+def _best_move(
+    data: dict[str, Any], advice: Advice, pieces: dict[int, Stop], at: Callable[[Stop], Point]
+) -> _Move:
+    """The best move as an arrow from the moving piece (a dashed ring alone for a placement;
+    nothing for ``double``, ``show``, ``take`` or ``pass``, which the title names)."""
+    action = advice.best.action
+    raw_piece = data.get("piece")
+    piece = raw_piece if isinstance(raw_piece, int) else None
+    label = quoteattr(advice.best.text)
+    if not codec.is_move(action) and not codec.PLACE_BASE < action < codec.PLACE_BASE + 256:
+        return _Move(f'<g id="best-move" data-action={label}/>', None)
+    target = action % 256
+    source = pieces.get(piece) if piece is not None and codec.is_move(action) else None
+    colour = _colour(piece)
+    tx, ty = at(target)
+    parts = [
+        f'<g id="best-move" data-action={label} data-from="{"" if source is None else source}" '
+        f'data-to="{target}">'
+    ]
+    segment: tuple[Point, Point] | None = None
+    if source is not None:
+        gap = math.dist(at(source), (tx, ty))
+        cut = min(_PIECE_R + 3, gap * 0.3)  # neighbouring stops can be closer than two rings
+        a, b = _shorten(at(source), (tx, ty), cut, cut)
+        parts.append(_arrow(a, b, colour, 6.0, casing=True))
+        segment = (a, b)
+    parts.append(
+        f'<circle cx="{_num(tx)}" cy="{_num(ty)}" r="{_num(_PIECE_R)}" fill="none" stroke="{colour}" '
+        'stroke-width="3.5" stroke-dasharray="6 3"/></g>'
+    )
+    return _Move("".join(parts), segment)
+
+
+def _arrow(a: Point, b: Point, colour: str, stroke: float, casing: bool = False) -> str:
+    """A shaft from ``a`` and a filled head ending at ``b`` (a polygon, not an SVG marker: markers
+    that take the line's colour are SVG 2, which not every converter draws)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    head_len = min(stroke * 3.2, length * 0.7)  # a short move keeps a bit of shaft
+    head_half = head_len * 0.6
+    ux, uy = dx / length, dy / length
+    base = (b[0] - ux * head_len, b[1] - uy * head_len)
+    tip = " ".join(
+        f"{_num(x)},{_num(y)}"
+        for x, y in (
+            b,
+            (base[0] - uy * head_half, base[1] + ux * head_half),
+            (base[0] + uy * head_half, base[1] - ux * head_half),
+        )
+    )
+    shaft = f'x1="{_num(a[0])}" y1="{_num(a[1])}" x2="{_num(base[0])}" y2="{_num(base[1])}"'
+    parts = []
+    if casing:
+        parts.append(
+            f'<line {shaft} stroke="#ffffff" stroke-width="{_num(stroke + 4)}" stroke-linecap="round"/>'
+        )
+        parts.append(
+            f'<polygon points="{tip}" fill="#ffffff" stroke="#ffffff" stroke-width="4" '
+            'stroke-linejoin="round"/>'
+        )
+    parts.append(
+        f'<line class="arrow" {shaft} stroke="{colour}" stroke-width="{_num(stroke)}" '
+        'stroke-linecap="round"/>'
+    )
+    parts.append(f'<polygon class="arrowhead" points="{tip}" fill="{colour}"/>')
+    return "".join(parts)
+
+
+def _legend(
+    game: Police07Game,
+    data: dict[str, Any],
+    advice: Advice,
+    possible: list[Stop],
+    weighted: dict[Stop, float] | None,
+    width: float,
+    height: float,
+) -> str:
+    moves = (data.get("factor") or {}).get("moves", 0)
+    if not possible:
+        where = "Dr. Factor has not placed his piece yet"
+    elif data.get("seat") == 0:
+        where = f"Dr. Factor is at {possible[0]}"
+    else:
+        where = f"Dr. Factor may be at {len(possible)} stop{'s' if len(possible) != 1 else ''} (shaded)"
+        if weighted is not None and len(possible) > 1:
+            likely = sorted((s for s in possible if weighted[s] > 0), key=lambda s: (-weighted[s], s))
+            likely = likely[:_LIKELY_SHOWN]
+            where += "; most likely " + ", ".join(str(s) for s in likely)
+    title = f"Police 07 — {_who(data)} · Dr. Factor has made {moves} of {codec.LAST_MOVE} moves"
+    move = _describe_move(advice)
+    if len(move) > 130:
+        move = move[:127] + "..."
+    parts = [
+        '<g id="legend">',
+        _text(_MARGIN, _MARGIN + 22, title, 22, font_weight="bold", fill="#111111"),
+        _text(_MARGIN, _MARGIN + 50, where, 17, fill="#7a2a00", font_weight="bold"),
+        _text(
+            width - _MARGIN, _MARGIN + 50, f"board: {game.board.name}", 13, fill="#777777", text_anchor="end"
+        ),
+        _text(_MARGIN, _MARGIN + 76, move, 16, fill="#111111"),
+    ]
+    y = height - _MARGIN - _FOOTER / 2 + 4
+    x = _MARGIN
+    for line in (Line.TAXI, Line.BUS, Line.METRO, Line.WATER):
+        colour, stroke, dash = _LINE_STYLE[line]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<line x1="{_num(x)}" y1="{_num(y)}" x2="{_num(x + 34)}" y2="{_num(y)}" stroke="{colour}" '
+            f'stroke-width="{_num(max(stroke, 3.0))}"{dashed}/>'
+        )
+        parts.append(_text(x + 40, y + 5, Line(line).name.lower(), 15, fill="#222222"))
+        x += 110
+    for i, t in enumerate((0.0, 0.5, 1.0)):
+        parts.append(
+            f'<circle cx="{_num(x + 10 + 24 * i)}" cy="{_num(y)}" r="10" fill="{_heat(t)}" stroke="#7a2a00"/>'
+        )
+    parts.append(_text(x + 70, y + 5, "possible stop (darker: likelier)", 15, fill="#222222"))
+    x += 330
+    parts.append(_arrow((x, y), (x + 40, y), "#444444", 4.0))
+    parts.append(_text(x + 52, y + 5, "suggested move", 15, fill="#222222"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+# --- png --------------------------------------------------------------------------------------
+
+
+def _is_imagemagick(program: str) -> bool:
+    """True when ``program -version`` says it is ImageMagick (other tools are also called convert)."""
+    try:
+        done = subprocess.run([program, "-version"], capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and "ImageMagick" in done.stdout
+
+
+def _cairosvg() -> Any:
+    """The cairosvg module, or None when it is not installed (an optional extra; it has no stubs)."""
+    try:
+        return importlib.import_module("cairosvg")
+    except ImportError:
+        return None
+
+
+def svg_to_png(svg: str, path: str | Path) -> None:
+    """Write ``svg`` as a PNG at ``path`` with cairosvg, else rsvg-convert, else ImageMagick.
+
+    Raises :class:`ConfigError` when none of them is available, or when the converter fails.
+    """
+    target = Path(path)
+    data = svg.encode("utf-8")
+    cairosvg = _cairosvg()
+    if cairosvg is not None:
+        cairosvg.svg2png(bytestring=data, write_to=str(target))
+        return
+    command: list[str] | None = None
+    rsvg = shutil.which("rsvg-convert")
+    if rsvg is not None:
+        command = [rsvg, "--format", "png", "--output", str(target)]
+    else:
+        for name in ("magick", "convert"):
+            program = shutil.which(name)
+            if program is not None and _is_imagemagick(program):
+                command = [program, "svg:-", f"png:{target}"]
+                break
+    if command is None:
+        raise ConfigError("no SVG-to-PNG converter: pip install cairosvg")
+    done = subprocess.run(command, input=data, capture_output=True, timeout=120, check=False)
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ConfigError(
+            f"{Path(command[0]).name} could not write {target}: {message[-1] if message else ''}"
+        )

@@ -1,0 +1,282 @@
+"""Drawing hints: a stable layout, well-formed SVG with the seat's view and nothing more, PNG output."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bots import draw, hint
+from bots.base import Advice, RankedAction
+from bots.cli import main
+from solver import games
+from solver.belief.locations import possible_locations
+from solver.core import ConfigError
+from solver.games.police07 import codec
+from solver.games.police07.board import board_from_json, load_board
+from solver.games.police07.rules import Police07Game, Police07State
+
+#: Dr. Factor starts at 1, detectives at 24, 40, 59; move 1 (shown) to 2; then detective moves; move 2
+#: is a hidden bus ride from 2, so he is at 13, 19, 22 or 24 (tests/test_hint.py uses it too).
+BEFORE_BUS = ("start 1", "start 24", "start 40", "start 59", "taxi 2", "taxi 21", "taxi 33", "taxi 53")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def game4() -> Police07Game:
+    game = games.load("police07", players=4)
+    assert isinstance(game, Police07Game)
+    return game
+
+
+def position(*actions: str) -> Police07State:
+    state = game4().new_initial_state()
+    for text in actions:
+        state.apply_str(text)
+    return state
+
+
+def drawn(state: Police07State, seat: int | None = None, **kwargs: Any) -> tuple[str, ET.Element]:
+    """The SVG of the heuristic's advice to ``seat`` (default: the seat to act), and its parse."""
+    view = state.view(state.current_player() if seat is None else seat)
+    advice = hint.advise(state.game, view, seed=0)
+    svg = draw.render_svg(state.game, view, advice, **kwargs)
+    return svg, ET.fromstring(svg.encode("utf-8"))
+
+
+def group(root: ET.Element, name: str) -> ET.Element:
+    found = root.find(f".//{SVG}g[@id='{name}']")
+    assert found is not None, f"no <g id={name!r}>"
+    return found
+
+
+def stops_with(root: ET.Element, cls: str) -> dict[int, ET.Element]:
+    """Elements whose class list holds ``cls``, by their ``data-stop``."""
+    return {
+        int(e.attrib["data-stop"]): e
+        for e in root.iter()
+        if cls in e.attrib.get("class", "").split() and "data-stop" in e.attrib
+    }
+
+
+# --- layout -----------------------------------------------------------------------------------
+
+
+def test_layout_covers_every_stop_inside_the_box_and_apart() -> None:
+    board = load_board()
+    layout = draw.board_layout(board)
+    assert sorted(layout) == list(board.stops)
+    xy = np.array(list(layout.values()))
+    assert (xy >= draw.PAD - 1e-9).all() and (xy <= draw.BOX - draw.PAD + 1e-9).all()
+    gaps = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1)) + np.eye(len(xy)) * 1e9
+    assert gaps.min() > 20.0  # stop circles (radius 12) barely touch at worst: every number readable
+
+
+def test_layout_is_the_same_for_a_fresh_board_and_in_a_fresh_process() -> None:
+    first = draw.board_layout(load_board())
+    assert draw.board_layout(load_board()) == first  # a new Board object: computed again, not cached
+    code = (
+        "import json; from bots.draw import board_layout; from solver.games.police07.board import load_board;"
+        "print(json.dumps(sorted(board_layout(load_board()).items())))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert [(s, tuple(xy)) for s, xy in json.loads(out)] == sorted(first.items())
+
+
+def test_layout_uses_the_board_coordinates_when_it_has_them() -> None:
+    small = {
+        "name": "triangle",
+        "stops": 3,
+        "links": {"taxi": [[1, 2], [2, 3]]},
+        "start_stops": [1, 3],
+        "coordinates": {"1": [0, 0], "2": [100, 0], "3": [0, 50]},
+    }
+    layout = draw.board_layout(board_from_json(small))
+    (x1, y1), (x2, y2), (x3, y3) = layout[1], layout[2], layout[3]
+    assert x1 == pytest.approx(draw.PAD) and x2 == pytest.approx(draw.BOX - draw.PAD)
+    assert y1 == y2 < y3 and x3 == x1  # y down, as given
+    assert (y3 - y1) / (x2 - x1) == pytest.approx(0.5, abs=1e-3)  # aspect ratio kept
+
+
+def test_stress_layout_keeps_graph_distances_and_rejects_bad_tables() -> None:
+    path = np.abs(np.subtract.outer(np.arange(5.0), np.arange(5.0)))  # a path 0-1-2-3-4
+    xy = draw.stress_layout(path)
+    drawn_gaps = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1))
+    assert np.allclose(drawn_gaps, path, atol=1e-3)
+    with pytest.raises(ConfigError, match="square"):
+        draw.stress_layout(np.ones((2, 3)))
+    with pytest.raises(ConfigError, match="positive distance"):
+        draw.stress_layout(np.zeros((3, 3)))
+
+
+# --- svg --------------------------------------------------------------------------------------
+
+
+def test_svg_is_well_formed_and_shows_every_stop_and_link() -> None:
+    state = position(*BEFORE_BUS, "bus 13")
+    svg, root = drawn(state)
+    board = state.game.board
+    assert root.tag == f"{SVG}svg"
+    stops = stops_with(root, "stop")
+    assert sorted(stops) == list(board.stops)
+    for stop, element in stops.items():
+        assert [t.text for t in element.iter(f"{SVG}text")] == [str(stop)]
+    links = [e for e in group(root, "links") if "link" in e.attrib.get("class", "")]
+    assert len(links) == sum(len(per_line) for per_line in board.links)
+    assert {e.attrib["class"] for e in links} == {"link taxi", "link bus", "link metro", "link water"}
+
+
+def test_svg_highlights_the_possible_stops_and_says_how_many() -> None:
+    state = position(*BEFORE_BUS, "bus 13")
+    view = state.view(1)
+    possible = possible_locations(state.game, view.to_json())
+    assert possible == {13, 19, 22, 24}
+    _, root = drawn(state)
+    heat = stops_with(root, "possible")
+    assert set(heat) == possible
+    for stop, element in stops_with(root, "stop").items():
+        fill = element.find(f"{SVG}circle")
+        assert fill is not None
+        assert (fill.attrib["fill"] != "#ffffff") == (stop in possible)
+    title = "".join(group(root, "legend").itertext())
+    assert f"may be at {len(possible)} stops" in title and "detective D1 to move" in title
+
+
+def test_svg_draws_the_best_move_as_an_arrow_from_the_moving_piece() -> None:
+    state = position(*BEFORE_BUS, "bus 13")
+    view = state.view(1)
+    advice = hint.advise(state.game, view, seed=0)
+    root = ET.fromstring(draw.render_svg(state.game, view, advice))
+    move = group(root, "best-move")
+    assert move.attrib["data-action"] == advice.best.text
+    assert move.attrib["data-from"] == str(state.pos[1])
+    assert move.attrib["data-to"] == str(advice.best.action % 256)
+    assert move.find(f"{SVG}line[@class='arrow']") is not None
+    assert move.find(f"{SVG}polygon[@class='arrowhead']") is not None
+    assert advice.best.text in "".join(group(root, "legend").itertext())
+
+
+def test_a_move_without_a_stop_draws_no_arrow() -> None:
+    state = position(*BEFORE_BUS)  # Dr. Factor to move
+    view = state.view(0)
+    advice = Advice(0, (RankedAction(codec.DOUBLE, "double", 1.0, "two moves at once"),))
+    root = ET.fromstring(draw.render_svg(state.game, view, advice))
+    move = group(root, "best-move")
+    assert move.attrib["data-action"] == "double" and len(move) == 0
+    assert "Suggested: double" in "".join(group(root, "legend").itertext())
+
+
+def test_detective_picture_is_the_same_wherever_dr_factor_really_is() -> None:
+    pictures = set()
+    for hidden in (13, 19, 22):  # all consistent with what detective 1 has seen
+        state = position(*BEFORE_BUS, f"bus {hidden}")
+        svg, root = drawn(state)
+        assert not stops_with(root, "factor")  # his piece is not drawn for a detective now
+        pictures.add(svg)
+    assert len(pictures) == 1
+
+
+def test_dr_factor_piece_is_drawn_when_the_view_knows_his_stop() -> None:
+    shown = position(*BEFORE_BUS[:5])  # move 1 is shown: detectives see him at 2
+    _, root = drawn(shown)
+    assert shown.current_player() == 1
+    assert [e.attrib["data-stop"] for e in stops_with(root, "factor").values()] == ["2"]
+    own = position(*BEFORE_BUS, "bus 19", "taxi 14", "taxi 20", "taxi 45")  # his own view, hidden move
+    assert own.current_player() == 0
+    _, root = drawn(own)
+    assert list(stops_with(root, "factor")) == [19]
+    assert set(stops_with(root, "possible")) == {19}
+    assert sorted(stops_with(root, "detective")) == [14, 20, 45]
+
+
+def test_weights_shade_the_possible_stops_and_stray_weights_are_ignored() -> None:
+    state = position(*BEFORE_BUS, "bus 13")
+    weights = {13: 1.0, 19: 3.0, 22: 0.0, 150: 99.0}  # 150 is not possible: ignored
+    _, root = drawn(state, weights=weights)
+    heat = {s: float(e.attrib["data-weight"]) for s, e in stops_with(root, "possible").items()}
+    assert heat == {13: pytest.approx(1 / 3, abs=1e-3), 19: 1.0, 22: 0.0, 24: 0.0}
+    legend = "".join(group(root, "legend").itertext())
+    assert "; most likely 19, 13" in legend and "most likely 19, 13," not in legend  # weight 0: not named
+    for bad in ({13: -1.0}, {13: math.nan}):
+        with pytest.raises(ConfigError, match="weights"):
+            drawn(state, weights=bad)
+
+
+def test_render_rejects_advice_for_another_seat() -> None:
+    state = position(*BEFORE_BUS, "bus 13")
+    advice = hint.advise(state.game, state.view(1), seed=0)
+    with pytest.raises(ConfigError, match="seat"):
+        draw.render_svg(state.game, state.view(2), advice)
+
+
+# --- png --------------------------------------------------------------------------------------
+
+
+def test_png_is_written_with_cairosvg(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg")
+    svg, _ = drawn(position(*BEFORE_BUS, "bus 13"))
+    target = tmp_path / "hint.png"
+    draw.svg_to_png(svg, target)
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_png_without_a_converter_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(draw, "_cairosvg", lambda: None)
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    with pytest.raises(ConfigError, match="pip install cairosvg"):
+        draw.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
+
+
+def test_a_convert_that_is_not_imagemagick_is_not_used(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    impostor = tmp_path / "convert"
+    impostor.write_text("#!/bin/sh\necho 'convert: not the image tool' >&2\nexit 1\n")
+    impostor.chmod(0o755)
+    monkeypatch.setattr(draw, "_cairosvg", lambda: None)
+    monkeypatch.setattr("shutil.which", lambda name: str(impostor) if name == "convert" else None)
+    with pytest.raises(ConfigError, match="no SVG-to-PNG converter"):
+        draw.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+
+
+# --- command line -----------------------------------------------------------------------------
+
+
+def test_hint_command_writes_svg_and_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position(*BEFORE_BUS, "bus 13").view(1).to_json()))
+    svg = tmp_path / "hint.svg"
+    assert main(["hint", "police07", str(path), "--svg", str(svg)]) == 0
+    assert "Ranked moves:" in capsys.readouterr().out
+    assert ET.parse(svg).getroot().tag == f"{SVG}svg"
+    pytest.importorskip("cairosvg")
+    png = tmp_path / "hint.png"
+    assert main(["hint", "police07", str(path), "--png", str(png)]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_rsvg_convert_gets_the_svg_on_stdin_and_its_errors_are_reported(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    fake = tmp_path / "rsvg-convert"
+    # writes what it read to the file after --output; fails when the input holds "broken"
+    fake.write_text(
+        "#!/bin/sh\nbody=$(cat)\ncase \"$body\" in *broken*) echo 'rsvg: bad svg' >&2; exit 1;; esac\n"
+        'while [ $# -gt 0 ]; do if [ "$1" = --output ]; then printf %s "$body" > "$2"; fi; shift; done\n'
+    )
+    fake.chmod(0o755)
+    monkeypatch.setattr(draw, "_cairosvg", lambda: None)
+    monkeypatch.setattr("shutil.which", lambda name: str(fake) if name == "rsvg-convert" else None)
+    draw.svg_to_png("<svg/>", tmp_path / "ok.png")
+    assert (tmp_path / "ok.png").read_text() == "<svg/>"
+    with pytest.raises(ConfigError, match="rsvg-convert could not write .*bad svg"):
+        draw.svg_to_png("<svg>broken</svg>", tmp_path / "bad.png")
