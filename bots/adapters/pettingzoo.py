@@ -1,0 +1,197 @@
+"""Our games as PettingZoo AEC environments (agent-environment cycle: one agent acts at a time).
+
+::
+
+    from bots.adapters.pettingzoo import env
+    e = env("police07", players=4)
+    e.reset(seed=42)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+- Agents are ``player_0`` .. ``player_<n-1>``, seat order (in Police 07 ``player_0`` is Dr. Factor).
+- Every agent's action space is ``Discrete(num_distinct_actions)`` over our action ids, and its
+  observation is ``{"observation": vector, "action_mask": mask}``: the vector is the game's encoder
+  (:mod:`bots.adapters.specs`) applied to the agent's view, so it holds nothing the view hides;
+  the mask (int8) marks the agent's legal actions and is all zero when another agent acts.
+- Chance nodes (dealing the start cards) are resolved inside the environment with its own
+  generator, seeded by ``reset(seed=...)``; the same seed and the same actions replay the same game.
+- Rewards are zero until the end, then each agent gets its return; every agent then terminates
+  (the rules always end a game, so nothing is truncated). A game the deal already ends (only on
+  tiny boards) terminates at ``reset``, with the returns already in ``last()``.
+- An illegal action raises :class:`~solver.core.IllegalActionError` rather than being punished
+  silently (our rule for every boundary).
+- ``render_mode="ansi"``: :meth:`render` returns the text a human in the acting agent's seat would
+  be shown (that seat's view only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bots.adapters import require
+from bots.adapters.specs import spec_for
+from solver import games
+from solver.core import BadStateError, ConfigError, Game, IllegalActionError, Seat, State, make_rng
+
+_pettingzoo = require("pettingzoo", "pettingzoo")
+_spaces = require("gymnasium.spaces", "pettingzoo")
+# PettingZoo ships no type information: its base class is Any here (mypy: subclassing Any).
+_AECEnv: Any = _pettingzoo.AECEnv
+
+RENDER_MODES = ("ansi",)
+
+
+def agent_name(seat: Seat) -> str:
+    """The PettingZoo agent of ``seat`` (``player_0`` ...)."""
+    return f"player_{seat}"
+
+
+class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
+    """One configured game of ours as a PettingZoo ``AECEnv`` (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "copsolver_v0",
+                                "is_parallelizable": False}
+
+    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ConfigError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
+        spec = spec_for(game.name)
+        self.game = game
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"copsolver_{game.name}_v0"}
+        self.encoder = spec.encoder(game)
+        self.num_actions = spec.num_distinct_actions
+        self.possible_agents: list[str] = [agent_name(s) for s in range(game.num_players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            agent: _spaces.Dict({
+                "observation": _spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": _spaces.Box(0, 1, (self.num_actions,), np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: _spaces.Discrete(self.num_actions) for agent in self.possible_agents}
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection: str = self.possible_agents[0]
+        self._rng: np.random.Generator | None = None
+        self._state: State | None = None
+
+    # --- spaces ---------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> Any:
+        """The agent's observation space (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        """The agent's action space (the same object on every call)."""
+        return self.action_spaces[agent]
+
+    # --- the cycle ------------------------------------------------------------------------------
+    @property
+    def state_now(self) -> State:
+        """Our true state of the game in progress (BadStateError before :meth:`reset`)."""
+        if self._state is None:
+            raise BadStateError(f"{self.metadata['name']}: call reset() first")
+        return self._state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` reseeds the chance generator (None keeps its stream going).
+
+        ``options`` is accepted for the PettingZoo API and unused: the game's options are fixed
+        when the environment is built.
+        """
+        if seed is not None or self._rng is None:
+            self._rng = make_rng(seed)
+        self._state = self.game.new_initial_state()
+        self.agents = self.possible_agents.copy()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[0]
+        self._skip_agent_selection = None  # AECEnv's bookkeeping of finished agents' turns
+        self._advance()
+        # Rewards are zero here unless the deal already ended the game (possible on tiny boards):
+        # then every agent's last() must still carry its return.
+        self._accumulate_rewards()
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action (None for an agent that has terminated)."""
+        state = self.state_now
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(
+                f"{agent} must act ({state.decision().prompt}); None is only for a finished agent"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        state.apply(action)
+        self._advance()
+        self._accumulate_rewards()
+
+    def _advance(self) -> None:
+        """Resolve chance nodes with the generator, then select the agent to act or end the game."""
+        state = self.state_now
+        rng = self._rng
+        if rng is None:
+            raise BadStateError(f"{self.metadata['name']}: call reset() first")
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            probs = np.array([p for _, p in outcomes])
+            state.apply(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
+        if state.is_terminal():
+            for seat, value in enumerate(state.returns()):
+                agent = self.possible_agents[seat]
+                self.rewards[agent] = float(value)
+                self.terminations[agent] = True
+            return
+        self.agent_selection = self.possible_agents[state.current_player()]
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """The agent's encoded view and its legal-action mask."""
+        view = self.state_now.view(self._seat[agent])
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask[list(view.legal_actions)] = 1
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
+
+    def render(self) -> str | None:
+        """In ``ansi`` mode, the text the acting agent's seat is shown (None without a render mode)."""
+        if self.render_mode is None:
+            return None
+        from bots.display import make_printer
+
+        state = self.state_now
+        seat = self._seat[self.agent_selection]
+        lines = make_printer(self.game, seats={seat}).describe_view(state.view(seat))
+        if state.is_terminal():
+            lines.append(f"Game over: {state.decision().prompt}; returns {state.returns()}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(game_name: str | Game, render_mode: str | None = None, **options: Any) -> CopsolverAECEnv:
+    """A PettingZoo AEC environment of our game (a name with ``options``, or a built Game)."""
+    if isinstance(game_name, Game):
+        if options:
+            raise ConfigError("env: options go with a game name, not with a built Game")
+        return CopsolverAECEnv(game_name, render_mode)
+    return CopsolverAECEnv(games.load(game_name, **options), render_mode)
+
+
+__all__ = ["RENDER_MODES", "CopsolverAECEnv", "agent_name", "env"]

@@ -1,0 +1,214 @@
+"""What the OpenSpiel and PettingZoo adapters need to know about a game, one entry per game.
+
+The core protocol says nothing about the size of a game's action-id space, how long a game can
+last, or how to flatten a view into numbers; OpenSpiel's ``GameInfo`` and PettingZoo's spaces need
+all three. Each game therefore gets an :class:`AdapterSpec` in :data:`SPECS`. A game without one
+cannot be adapted yet, and :func:`spec_for` says so.
+
+Everything here is computed from views and the game's static configuration, so an encoder can never
+show a seat more than its view holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core import ConfigError, Game, View
+
+if TYPE_CHECKING:
+    from solver.games.police07.rules import Police07Game
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Bounds of one configured game, as OpenSpiel's ``GameInfo`` states them."""
+
+    #: every chance outcome id is below this (OpenSpiel masks chance ids by it); 0: no chance nodes
+    max_chance_outcomes: int
+    #: the most chance nodes in one game
+    max_chance_nodes: int
+    #: the most player decisions in one game (chance nodes not counted)
+    max_game_length: int
+    min_utility: float
+    max_utility: float
+    #: True when every game's returns sum to 0
+    zero_sum: bool
+
+
+class Encoder(Protocol):
+    """Flattens a view into a fixed-length vector of floats in [0, 1]."""
+
+    #: the vector's length (the same for every seat of one configured game)
+    size: int
+
+    def encode(self, view: View) -> Vector:
+        """The view as a new float32 vector of length :attr:`size`."""
+        ...
+
+
+@dataclass(frozen=True)
+class AdapterSpec:
+    """One game's entry: player range, action-id bound, per-configuration bounds, its encoder."""
+
+    min_players: int
+    max_players: int
+    #: every action id (chance outcomes included) is below this
+    num_distinct_actions: int
+    bounds: Callable[[Game], Bounds]
+    encoder: Callable[[Game], Encoder]
+    #: view keys that hold the seat's history: dropped from the (non-perfect-recall) observation string
+    recall_keys: tuple[str, ...] = ("history",)
+
+
+# --- Police 07 -------------------------------------------------------------------------------------
+
+
+def _police07_bounds(game: Game) -> Bounds:
+    from solver.games.police07 import codec
+    from solver.games.police07.rules import FACTOR_TICKETS, Police07Game
+
+    if not isinstance(game, Police07Game):
+        raise ConfigError(f"police07 adapter spec: expected a Police07Game, not {type(game).__name__}")
+    detectives = game.num_pieces - 1
+    rounds = codec.LAST_MOVE  # at most one detectives' round per Dr. Factor move
+    factor = codec.LAST_MOVE + FACTOR_TICKETS[codec.Ticket.DOUBLE]  # moves + double announcements
+    if game.voluntary_show:
+        factor += rounds * (1 + detectives)  # a show, then one take per detective piece, once a turn
+    placements = 1 + detectives if game.free_start else 0
+    return Bounds(
+        # Start cards are ids START_BASE + stop, the only chance outcomes; OpenSpiel needs every
+        # chance id below max_chance_outcomes, so the bound is the end of the start-card block.
+        max_chance_outcomes=0 if game.free_start else codec.PLACE_BASE,
+        max_chance_nodes=0 if game.free_start else 1 + detectives,
+        max_game_length=factor + rounds * detectives + placements,
+        min_utility=-1.0,
+        max_utility=1.0,
+        zero_sum=game.num_players == 2,  # +1/-1 per seat: zero-sum only with one detective seat
+    )
+
+
+class Police07Encoder:
+    """Police 07 views as vectors; one layout per configured game, the same for every seat.
+
+    With S stops, D detective pieces and N seats (every entry in [0, 1])::
+
+        offset              size   content
+        0                   N      the observing seat, one-hot
+        N                   N      the seat to act, one-hot (all zero at a deal or the end)
+        2N                  1      1 when the observer is Dr. Factor
+        2N+1                D*S    detective piece d's stop: row d-1, column stop-1, one-hot
+        2N+1+D*S            S      Dr. Factor's stop as the observer knows it (zero when hidden)
+        2N+1+(D+1)*S        S      the stops he may be at (his possible-location set)
+        2N+1+(D+2)*S        3*D    each detective piece's taxi, bus, metro tickets / its start stock
+        2N+1+(D+2)*S+3D     5      Dr. Factor's taxi, bus, metro, joker, double tickets / their cap
+        ... + 5             1      Dr. Factor's moves so far / 24
+        ... + 6             1      1 once the game is over
+        ... + 7             1      1 when the detectives won
+
+    Ticket caps: a detective never gains tickets; Dr. Factor gains every ticket the detectives
+    spend (and those he takes after a show), so his taxi cap is his 3 plus every detective's 9, and
+    so on. An unlimited stock (the unlimited-tickets variant) reads 1.
+    """
+
+    def __init__(self, game: Police07Game) -> None:
+        from solver.games.police07 import codec
+        from solver.games.police07.rules import DETECTIVE_TICKETS, FACTOR_TICKETS
+
+        self.game = game
+        self.stops = game.board.num_stops
+        self.detectives = game.num_pieces - 1
+        self.seats = game.num_players
+        self.last_move = codec.LAST_MOVE
+        self.detective_caps = tuple(float(n) for n in DETECTIVE_TICKETS)
+        self.factor_caps = tuple(
+            float(n + (DETECTIVE_TICKETS[t] * self.detectives if t < 3 else 0))
+            for t, n in enumerate(FACTOR_TICKETS)
+        )
+        n, s, d = self.seats, self.stops, self.detectives
+        self._pieces = 2 * n + 1
+        self._factor_stop = self._pieces + d * s
+        self._possible = self._factor_stop + s
+        self._det_tickets = self._possible + s
+        self._factor_tickets = self._det_tickets + 3 * d
+        self._tail = self._factor_tickets + 5
+        self.size = self._tail + 3
+
+    def encode(self, view: View) -> Vector:
+        """The view as a float32 vector (see the class docstring for the layout)."""
+        from solver.belief.locations import possible_locations
+        from solver.games.police07.codec import TICKET_NAMES
+
+        data = view.to_json()
+        out = np.zeros(self.size, dtype=np.float32)
+        out[view.seat] = 1.0
+        acting = data["decision"]["seat"]
+        if 0 <= acting < self.seats:
+            out[self.seats + acting] = 1.0
+        out[2 * self.seats] = 1.0 if view.seat == 0 else 0.0
+        for row, piece in enumerate(data["pieces"]):
+            if piece["stop"] is not None:
+                out[self._pieces + row * self.stops + piece["stop"] - 1] = 1.0
+            for t, name in enumerate(TICKET_NAMES[:3]):
+                out[self._det_tickets + 3 * row + t] = _ratio(piece["tickets"][name], self.detective_caps[t])
+        factor = data["factor"]
+        if factor["stop"] is not None:
+            out[self._factor_stop + factor["stop"] - 1] = 1.0
+        for stop in possible_locations(self.game, data):
+            out[self._possible + stop - 1] = 1.0
+        for t, name in enumerate(TICKET_NAMES):
+            out[self._factor_tickets + t] = _ratio(factor["tickets"][name], self.factor_caps[t])
+        out[self._tail] = factor["moves"] / self.last_move
+        winner = data["winner"]
+        out[self._tail + 1] = 1.0 if winner is not None else 0.0
+        out[self._tail + 2] = 1.0 if winner == "detectives" else 0.0
+        return out
+
+
+def _ratio(count: int | None, cap: float) -> float:
+    # None is an unlimited stock
+    return 1.0 if count is None else min(1.0, count / cap)
+
+
+def _police07_encoder(game: Game) -> Encoder:
+    from solver.games.police07.rules import Police07Game
+
+    if not isinstance(game, Police07Game):
+        raise ConfigError(f"police07 encoder: expected a Police07Game, not {type(game).__name__}")
+    return Police07Encoder(game)
+
+
+def _police07_spec() -> AdapterSpec:
+    from solver.games.police07 import codec
+
+    return AdapterSpec(
+        min_players=2,
+        max_players=6,
+        # the take block is the last: 2576 + piece * 4 + ticket, pieces 1..5 (see the codec layout)
+        num_distinct_actions=codec.TAKE_BASE + (codec.MAX_PIECE + 1) * 4,
+        bounds=_police07_bounds,
+        encoder=_police07_encoder,
+    )
+
+
+#: game name -> a function building its spec (lazily: one game's modules never load another's)
+SPECS: dict[str, Callable[[], AdapterSpec]] = {
+    "police07": _police07_spec,
+}
+
+
+def spec_for(game_name: str) -> AdapterSpec:
+    """The adapter spec of ``game_name``; ConfigError when the game has none yet."""
+    build = SPECS.get(game_name)
+    if build is None:
+        raise ConfigError(
+            f"no adapter spec for game {game_name!r} (have: {', '.join(sorted(SPECS))}); "
+            "add one to bots/adapters/specs.py"
+        )
+    return build()
