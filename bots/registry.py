@@ -21,11 +21,11 @@ from solver.core import ConfigError, Game, make_rng
 ANY_GAME = "*"
 
 #: Modules whose bots play every game.
-GENERIC_MODULES: tuple[str, ...] = ("bots.random_bot",)
+GENERIC_MODULES: tuple[str, ...] = ("bots.random_bot", "bots.ismcts_bot")
 
 #: Game name -> modules that register that game's own bots.
 GAME_MODULES: dict[str, tuple[str, ...]] = {
-    "police07": ("bots.police07",),
+    "police07": ("bots.police07", "bots.nw2012"),
 }
 
 _registry: dict[str, dict[str, type[Bot]]] = {}

@@ -16,7 +16,7 @@ from types import ModuleType
 PURE_REQUESTED: bool = os.environ.get("COPSOLVER_PUREPYTHON", "") not in ("", "0")
 
 #: The compiled modules every build must produce (one per ``ext/*.pyx``).
-EXT_MODULES: tuple[str, ...] = ("p07moves", "simbase")
+EXT_MODULES: tuple[str, ...] = ("ismcts", "p07belief", "p07moves", "p07sim", "simbase")
 
 _warned = False
 

@@ -87,3 +87,46 @@ cdef inline int bits_nth(const uint64_t* b, int n) noexcept nogil:
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+
+
+# --- added for the location tracker (ext/p07belief.pyx) -----------------------------------------
+# solver.belief.bitsets.neighbour_words builds nbr in the layout above with a fifth block appended
+# (line index 4: the union of the four lines, what a joker rides); bits_expand never reads it.
+
+cdef inline void bits_keep(uint64_t* b, int stop) noexcept nogil:
+    # b = b & {stop}: a reveal or a capture narrows the set to one stop (or empties it)
+    cdef bint has = bits_has(b, stop)
+    bits_clear(b)
+    if has:
+        bits_set(b, stop)
+
+
+cdef inline void bits_stop_nbrs(uint64_t* out, const uint64_t* nbr, int stop,
+                                int line_mask) noexcept nogil:
+    # out = the stops one link away from ``stop`` on the lines in line_mask (links are two-way, so
+    # these are also the stops from which ``stop`` is one link away)
+    cdef int line
+    cdef const uint64_t* m
+    bits_clear(out)
+    for line in range(4):
+        if line_mask & (1 << line):
+            m = nbr + ((line * 256) + stop) * 4
+            out[0] |= m[0]; out[1] |= m[1]; out[2] |= m[2]; out[3] |= m[3]
+
+
+cdef inline void bits_expand_block(uint64_t* out, const uint64_t* src,
+                                   const uint64_t* block) noexcept nogil:
+    # out = the union of block[s] over the stops s of src, where block is one line's 256 masks
+    # (nbr + line * 1024). One OR per stop: a joker expands through a precomputed union block
+    # instead of four line blocks.
+    cdef int w, s
+    cdef uint64_t word
+    cdef const uint64_t* m
+    bits_clear(out)
+    for w in range(BITS_WORDS):
+        word = src[w]
+        while word:
+            s = (w << 6) | __builtin_ctzll(word)
+            word &= word - 1
+            m = block + s * 4
+            out[0] |= m[0]; out[1] |= m[1]; out[2] |= m[2]; out[3] |= m[3]

@@ -1,12 +1,14 @@
-"""Where can Dr. Factor be? Exact possible-location sets from a detective's view (reference version).
+"""Where can Dr. Factor be? Exact possible-location sets from a detective's view.
 
-The set starts at his start stop and is pushed through each logged ticket: every stop one link of
-that ticket's line(s) away (a joker: any line, water included), minus the stops detectives stand
-on when he moves; a shown move or a voluntary show narrows it to one stop; every stop a detective
-reaches without a capture is struck out. Sampling walks back from a drawn current stop through the
-stored sets, so the whole sampled path is consistent with the view (Nijssen & Winands 2012,
-"Monte-Carlo Tree Search for the Hide-and-Seek Game Scotland Yard", determinization over possible
-locations).
+This module reads a view's public history and feeds it to a location tracker
+(:mod:`solver.belief.bitsets`, compiled when built), where the set logic lives: the set starts at
+his start stop and is pushed through each logged ticket: every stop one link of that ticket's
+line(s) away (a joker: any line, water included), minus the stops detectives stand on when he
+moves; a shown move or a voluntary show narrows it to one stop; every stop a detective reaches
+without a capture is struck out. Sampling walks back from a drawn current stop through the stored
+sets, so the whole sampled path is consistent with the view (Nijssen & Winands 2012, "Monte-Carlo
+Tree Search for the Hide-and-Seek Game Scotland Yard", IEEE TCIAIG 4(4), determinization over
+possible locations).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from solver.belief.bitsets import TICKET_LINES, Tracker, make_tracker, mask_stops
 from solver.core import JSON, Action, BadStateError
 from solver.games.police07 import codec
+from solver.search.rng import SplitMix64
 
 if TYPE_CHECKING:
     from solver.games.police07.rules import Police07Game
@@ -28,13 +32,27 @@ _JOKER_LINES = (0, 1, 2, 3)
 
 @dataclass
 class FactorTrack:
-    """The possible-location sets along Dr. Factor's moves, as a detective sees them."""
+    """The possible-location sets along Dr. Factor's moves, as a detective sees them.
+
+    ``tracker`` holds the sets (:mod:`solver.belief.bitsets`); ``now`` and ``moves`` read them out.
+    """
 
     start: int
-    #: per Factor move: (history index, lines ridden, set before the move)
-    moves: list[tuple[int, tuple[int, ...], frozenset[int]]] = field(default_factory=list)
+    tracker: Tracker
     #: the set now
     now: set[int] = field(default_factory=set)
+    #: the history index of each Factor move
+    move_indices: list[int] = field(default_factory=list)
+
+    @property
+    def moves(self) -> list[tuple[int, tuple[int, ...], frozenset[int]]]:
+        """Per Factor move: (history index, lines ridden, set before the move)."""
+        out = []
+        for k, index in enumerate(self.move_indices):
+            line_mask = self.tracker.move_lines(k)
+            lines = tuple(line for line in _JOKER_LINES if line_mask >> line & 1)
+            out.append((index, lines, frozenset(mask_stops(self.tracker.before(k)))))
+        return out
 
 
 def _fail(index: int, text: str, why: str) -> BadStateError:
@@ -46,10 +64,10 @@ def track_factor(game: Police07Game, view: JSON) -> FactorTrack:
     history = view.get("history")
     if not isinstance(history, list):
         raise BadStateError("police07 view: 'history' must be a list of [piece, text]")
-    nbrs = game.board.neighbours
-    det = [0] * game.num_pieces
-    track = FactorTrack(start=0)
-    current: set[int] = set()
+    num_stops = game.board.num_stops
+    tracker = make_tracker(game.board)
+    det = [0] * game.num_pieces  # detective stops (0: not placed); entry 0 is unused
+    indices: list[int] = []
     last = len(history) - 1
     winner = view.get("winner")
     shown_now = (view.get("factor") or {}).get("stop")
@@ -61,10 +79,13 @@ def track_factor(game: Police07Game, view: JSON) -> FactorTrack:
         words = text.split()
         head = words[0] if words else ""
         stop = int(words[-1]) if words and words[-1].isascii() and words[-1].isdigit() else 0
+        if stop > num_stops:
+            raise _fail(i, text, f"{stop} is not a stop of the board (1..{num_stops})")
         if head in ("start", "place"):
+            if not stop:
+                raise _fail(i, text, "not a start stop")
             if piece == 0:
-                track.start = stop
-                current = {stop}
+                tracker.reset(stop)
             else:
                 det[piece] = stop
             continue
@@ -72,37 +93,34 @@ def track_factor(game: Police07Game, view: JSON) -> FactorTrack:
             if head in ("double", "take"):
                 continue
             if head == "show":
-                if stop not in current:
+                if not stop or tracker.show(stop) == 0:
                     raise _fail(i, text, "he cannot be at that stop")
-                current = {stop}
                 continue
             if head not in codec.TICKET_NAMES[:4] or not (stop or words[-1] == "?"):
                 raise _fail(i, text, "not a Dr. Factor move as a detective sees it")
-            lines = _JOKER_LINES if head == "joker" else (codec.TICKET_NAMES.index(head),)
-            blocked = set(det)
-            image = {n for s in current for line in lines for n in nbrs[line][s]} - blocked
-            if stop:
-                image &= {stop}
-            if not image:
+            blocked = 0
+            for d in det:
+                blocked |= 1 << d  # bit 0 (an unplaced piece, or entry 0) is never a stop
+            line_mask = TICKET_LINES[codec.TICKET_NAMES.index(head)]
+            if tracker.factor_move(line_mask, blocked, stop) == 0:
                 raise _fail(i, text, "no stop is consistent with the moves so far")
-            track.moves.append((i, lines, frozenset(current)))
-            current = image
+            indices.append(i)
         elif head != "pass":
             if not stop or head not in codec.TICKET_NAMES[:3]:
                 raise _fail(i, text, "not a detective move")
             det[piece] = stop
             if i == last and winner == "detectives" and shown_now == stop:
-                current &= {stop}  # the capture
+                left = tracker.capture(stop)
             else:
-                current.discard(stop)
-            if not current:
+                left = tracker.strike(stop)
+            if left == 0:
                 raise _fail(i, text, "it strikes out the last stop Dr. Factor could be at")
-    if isinstance(shown_now, int):
-        current &= {shown_now}
-        if not current:
-            raise BadStateError(f"police07 view: Dr. Factor cannot be at {shown_now}")
-    track.now = current
-    return track
+    if isinstance(shown_now, int) and (
+        not 1 <= shown_now <= num_stops or tracker.show(shown_now) == 0
+    ):
+        raise BadStateError(f"police07 view: Dr. Factor cannot be at {shown_now}")
+    return FactorTrack(start=tracker.start, tracker=tracker, now=set(tracker.stops()),
+                       move_indices=indices)
 
 
 def possible_locations(game: Police07Game, view: JSON) -> set[int]:
@@ -127,14 +145,9 @@ def sample_path(
         stop = now[int(rng.choice(len(now), p=weights / weights.sum()))]
     else:
         stop = now[int(rng.integers(len(now)))]
-    nbrs = game.board.neighbours
-    path = [stop]
-    for _, lines, before in reversed(track.moves):
-        preds = sorted(u for u in before if any(stop in nbrs[line][u] for line in lines))
-        stop = preds[int(rng.integers(len(preds)))]
-        path.append(stop)
-    path.reverse()
-    return path[1:]  # path[0] is the start stop
+    # The tracker walks back through the stored sets; it draws from SplitMix64 so its pure and
+    # compiled twins give the same path, seeded here from the caller's generator.
+    return track.tracker.sample_path(SplitMix64.from_generator(rng), stop)[1:]  # [0]: the start
 
 
 def resample_actions(
@@ -152,7 +165,7 @@ def resample_actions(
     stops = iter(path)
     prev = track.start
     actions: list[Action] = []
-    move_indices = {i for i, _, _ in track.moves}
+    move_indices = set(track.move_indices)
     for i, item in enumerate(history):
         piece, text = item
         if piece == 0 and i in move_indices:

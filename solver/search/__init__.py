@@ -1,1 +1,5 @@
-"""Reserved for DESIGN.md's search layer (arrives with later issues)."""
+"""Search: ISMCTS (pure reference and compiled kernel) over the Sim contract, and the arena."""
+
+from solver.search.ismcts import Budget, SearchParams, SearchResult, run_search, search
+
+__all__ = ["Budget", "SearchParams", "SearchResult", "run_search", "search"]

@@ -1,0 +1,193 @@
+"""The ISMCTS bot (``ismcts``): Information Set Monte Carlo Tree Search for every game.
+
+Every game gets the generic bot: determinizations from the game's own ``resample`` over the Python
+rules (:class:`~solver.search.sim.StateSim`), with each seat's payoff read as a win (1), a loss (0)
+or neither (1/2), so values are win chances and one exploration constant suits every game. Police 07
+gets its own subclass that searches on the game's simulator (compiled when built) with its own
+rewards (coalition reduction for the detectives) and playout policy.
+
+Strength is the budget: ``iterations`` per move, or ``seconds`` per move when given (wall time, so
+not reproducible from a seed alone). The search draws from a SplitMix64 seeded from the bot's numpy
+generator at every decision, so a seeded bot replays the same game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from bots.base import Advice, Bot, Option, RankedAction
+from bots.registry import ANY_GAME, register
+from solver.core import Action, ConfigError, Game, State, View
+from solver.search.ismcts import MAX_ITERATIONS, Budget, SearchParams, SearchResult, run_search
+from solver.search.rng import SplitMix64
+from solver.search.sim import Determinizer, ResampleDeterminizer, StateSim
+
+
+class WinLossSim(StateSim):
+    """:class:`StateSim` whose returns are 1 for a positive payoff, 0 for a negative one, else 1/2."""
+
+    def returns(self) -> list[float]:
+        """Each seat's payoff mapped to a win (1.0), loss (0.0) or neither (0.5)."""
+        return [1.0 if r > 0 else 0.0 if r < 0 else 0.5 for r in self.state.returns()]
+
+    def copy(self) -> WinLossSim:
+        """An independent copy."""
+        return WinLossSim(self.state.clone())
+
+
+class WinLossDeterminizer(ResampleDeterminizer):
+    """:class:`ResampleDeterminizer` whose sims are :class:`WinLossSim`."""
+
+    def sample(self, rng: SplitMix64) -> WinLossSim:
+        """One consistent state, drawn by the game's own resampler."""
+        state: State = super().sample(rng).state
+        return WinLossSim(state)
+
+
+_BUDGET_OPTIONS: dict[str, Option] = {
+    "iterations": Option(1000, int, "search iterations per move (unless seconds is given)", 1,
+                         MAX_ITERATIONS),
+    "seconds": Option(None, float, "search time per move in seconds; overrides iterations", 0.001, 3600.0),
+    "c": Option(0.7, float, "UCB1 exploration constant (values are win chances in [0, 1])", 0.0, 10.0),
+}
+
+
+class ISMCTSBot(Bot):
+    """Searches the seat's information sets with ISMCTS and plays the most visited action."""
+
+    name: ClassVar[str] = "ismcts"
+    description: ClassVar[str] = (
+        "Information Set MCTS (Cowling et al. 2012); strength by --iterations or --seconds"
+    )
+    options: ClassVar[Mapping[str, Option]] = _BUDGET_OPTIONS
+
+    def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
+        super().__init__(game, seat, rng, **options)
+        self.params = SearchParams(c=self.settings["c"])
+        #: the last search, for callers that want its statistics
+        self.last: SearchResult | None = None
+
+    # --- what subclasses change -------------------------------------------------------------------
+    def determinizer(self, view: View) -> Determinizer:
+        """The determinizer of one search from ``view`` (the game's resampler over its Python rules)."""
+        return WinLossDeterminizer(self.game, view)
+
+    def belief(self, view: View) -> dict[str, Any]:
+        """What the seat believes about hidden facts, for advice (nothing, for a generic game)."""
+        return {}
+
+    # --- the bot API -------------------------------------------------------------------------------
+    def budget(self, iterations: int | None = None) -> Budget:
+        """``iterations`` when given, else the bot's seconds if set, else its iterations."""
+        if iterations is not None:
+            return Budget(iterations=iterations)
+        seconds = self.settings["seconds"]
+        if seconds is not None:
+            return Budget(seconds=seconds)
+        return Budget(iterations=self.settings["iterations"])
+
+    def search(self, view: View, budget: Budget | None = None) -> SearchResult:
+        """Run one search from ``view`` (this bot's seat must be to act)."""
+        self.check_view(view)
+        rng = SplitMix64.from_generator(self.rng)
+        result = run_search(self.determinizer(view), self.seat, budget or self.budget(), rng, self.params)
+        self.last = result
+        return result
+
+    def step(self, view: View) -> Action:
+        """The most visited root action (a lone legal action is played without searching)."""
+        legal = self.check_view(view)
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(view).action
+
+    def advise(self, view: View, budget: float | None = None) -> Advice:
+        """Root actions ranked by visits, with visit shares, win chances and the belief.
+
+        ``budget`` is a number of iterations (the seat protocol's unit for search bots); without it
+        the bot's own budget applies.
+        """
+        if budget is not None and (isinstance(budget, bool) or not 1 <= budget < math.inf):
+            raise ConfigError(f"{self.name} bot: budget must be at least 1 iteration, not {budget!r}")
+        iterations = None if budget is None else min(int(budget), MAX_ITERATIONS)
+        result = self.search(view, self.budget(iterations))
+        total = sum(s.visits for s in result.stats) or 1
+        ranked = []
+        for s in result.ranked():
+            share = s.visits / total
+            if s.visits:
+                reason = (f"estimated win chance {s.value:.0%} over {s.visits} simulations "
+                          f"({share:.0%} of the search)")
+            else:
+                reason = "not searched (the budget ran out first)"
+            ranked.append(
+                RankedAction(s.action, self.game.action_to_str(s.action), round(share, 4), reason,
+                             visits=s.visits, value=round(s.value, 4))
+            )
+        best = ranked[0]
+        summary = (
+            f"{result.iterations} simulations, {result.nodes} information sets; "
+            f"best: {best.text} (estimated win chance {best.value:.0%})"
+        )
+        return Advice(view.seat, tuple(ranked), self.belief(view), summary)
+
+
+class Police07ISMCTSBot(ISMCTSBot):
+    """ISMCTS on the Police 07 simulator (compiled when built), for Dr. Factor and the detectives.
+
+    Determinizations draw Dr. Factor's hidden path from the detectives' possible-location sets.
+    Playouts follow the simulator's policy: with probability ``epsilon`` a uniform move, otherwise
+    Dr. Factor flees and detectives chase. When the bot plays the detectives they chase his stop in
+    the determinization (``chase="true"``); when it plays Dr. Factor they chase a stop drawn from
+    the public possible set (``chase="belief"``): in his search they must not know where he is.
+    Detective rewards are shared with ``coalition_r`` (coalition reduction: a little less for a
+    teammate's capture). See :mod:`solver.games.police07.sim`.
+    """
+
+    description: ClassVar[str] = (
+        "Information Set MCTS on the Police 07 simulator, both roles; strength by --iterations or --seconds"
+    )
+    options: ClassVar[Mapping[str, Option]] = {
+        **_BUDGET_OPTIONS,
+        "epsilon": Option(0.1, float, "playout: probability of a uniform move, not the policy's", 0.0, 1.0),
+        "coalition_r": Option(
+            0.1, float, "reward a detective gives up when a teammate captures (below 1)", 0.0, 0.999
+        ),
+    }
+
+    def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
+        from solver.games.police07.rules import Police07Game
+
+        if not isinstance(game, Police07Game):
+            raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {game.name!r}")
+        super().__init__(game, seat, rng, **options)
+
+    def determinizer(self, view: View) -> Determinizer:
+        """The Police 07 simulator's determinizer for ``view`` (compiled when built)."""
+        from solver.games.police07.rules import Police07Game
+        from solver.games.police07.sim import SimTables, make_determinizer
+
+        if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker
+            raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {self.game.name!r}")
+        tables = SimTables.for_searcher(
+            self.game, self.seat, epsilon=self.settings["epsilon"], coalition_r=self.settings["coalition_r"]
+        )
+        return make_determinizer(self.game, view, tables)
+
+    def belief(self, view: View) -> dict[str, Any]:
+        """Dr. Factor's possible stops as the seat's view allows (his own stop, for him)."""
+        from solver.belief.locations import possible_locations
+        from solver.games.police07.rules import Police07Game
+
+        if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker
+            return {}
+        stops = sorted(possible_locations(self.game, view.to_json()))
+        return {"possible_stops": stops, "count": len(stops)}
+
+
+register(ANY_GAME, ISMCTSBot)
+register("police07", Police07ISMCTSBot)

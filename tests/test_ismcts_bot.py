@@ -1,0 +1,183 @@
+"""The ``ismcts`` bot: registered for every game, plays legal moves, ranks advice, leaks nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import bots
+from bots.base import Bot
+from bots.ismcts_bot import ISMCTSBot, Police07ISMCTSBot, WinLossDeterminizer
+from solver import games
+from solver.core import ConfigError, State, View
+from solver.search.rng import SplitMix64
+from tests.test_bots import play
+from tests.toygame import HiddenPass
+
+PREFIX = ["start 96", "start 192", "start 150", "start 78", "start 40", "taxi 80", "taxi 189", "taxi 146",
+          "taxi 79", "taxi 49"]  # players=3; Dr. Factor's 2nd move (hidden) comes next
+
+
+GAME = games.load("police07", players=3)
+
+
+def police_state(actions: list[str]) -> State:
+    state = GAME.new_initial_state()
+    for text in actions:
+        state.apply_str(text)
+    return state
+
+
+# --- registry and options ----------------------------------------------------------------------
+def test_registered_for_police07_and_listed() -> None:
+    assert "ismcts" in bots.available("police07")
+    bot = bots.make("police07", "ismcts", seat=1, rng=0, iterations=10)
+    assert isinstance(bot, Police07ISMCTSBot) and bot.settings["iterations"] == 10
+
+
+def test_generic_bot_on_a_game_without_its_own() -> None:
+    bot = ISMCTSBot(HiddenPass(), 0, np.random.default_rng(0))
+    assert bot.settings == {"iterations": 1000, "seconds": None, "c": 0.7}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"iterations": 0}, "'iterations' must be in"),
+        ({"seconds": 0.0}, "'seconds' must be in"),
+        ({"seconds": "fast"}, "'seconds' must be a float"),
+        ({"c": -0.1}, "'c' must be in"),
+        ({"coalition_r": 1.0}, "'coalition_r' must be in"),
+        ({"depth": 3}, "unknown option 'depth'"),
+    ],
+)
+def test_bad_options(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        bots.make("police07", "ismcts", seat=0, **options)
+
+
+def test_police_bot_refuses_other_games() -> None:
+    with pytest.raises(ConfigError, match="plays police07 only"):
+        Police07ISMCTSBot(HiddenPass(), 0, np.random.default_rng(0))
+
+
+def test_budget_choice() -> None:
+    bot = bots.make("police07", "ismcts", seat=0, iterations=33)
+    assert isinstance(bot, ISMCTSBot)
+    assert bot.budget().iterations == 33
+    assert bot.budget(7).iterations == 7
+    timed = bots.make("police07", "ismcts", seat=0, iterations=33, seconds=0.5)
+    assert isinstance(timed, ISMCTSBot)
+    assert timed.budget().seconds == 0.5 and timed.budget().iterations is None
+
+
+# --- playing ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("role", ["factor", "detectives"])
+def test_full_police07_games_are_legal(role: str) -> None:
+    game = GAME
+    seeds = np.random.default_rng(4)
+    lineup: list[Bot] = []
+    for seat in range(game.num_players):
+        searching = (seat == 0) == (role == "factor")
+        name = "ismcts" if searching else "heuristic"
+        opts = {"iterations": 25} if searching else {}
+        lineup.append(bots.make(game, name, seat=seat, rng=seeds, **opts))
+    state = play(game, lineup, seed=1)
+    assert state.is_terminal()
+
+
+def test_generic_bot_plays_the_toy_game() -> None:
+    game = HiddenPass(players=3, rounds=2)
+    lineup: list[Bot] = [ISMCTSBot(game, s, np.random.default_rng(s), iterations=20) for s in range(3)]
+    for seed in range(3):
+        assert play(game, lineup, seed).is_terminal()
+
+
+def test_win_loss_rewards() -> None:
+    game = HiddenPass(players=2, rounds=1)
+    state = game.new_initial_state()
+    state.apply(3)  # seat 0 holds the top card
+    state.apply(0)
+    det = WinLossDeterminizer(game, state.view(0))
+    quiet, betting = det.sample(SplitMix64(0)), det.sample(SplitMix64(0))
+    for action in (7, 7, 4):  # check, check, bonus 0: nobody staked, the pot is empty
+        quiet.apply(action)
+    for action in (8, 9, 7, 4):  # bet, call, check, bonus 0: seat 0 takes seat 1's stake
+        betting.apply(action)
+    assert quiet.is_terminal() and quiet.returns() == [0.5, 0.5]
+    assert betting.is_terminal() and betting.returns() == [1.0, 0.0]
+    assert betting.copy().returns() == [1.0, 0.0]
+
+
+def test_same_seed_same_moves() -> None:
+    state = police_state(PREFIX + ["taxi 87"])
+    view = state.view(1)
+    a = bots.make(GAME, "ismcts", seat=1, rng=5, iterations=60)
+    b = bots.make(GAME, "ismcts", seat=1, rng=5, iterations=60)
+    assert [a.step(view) for _ in range(3)] == [b.step(view) for _ in range(3)]
+
+
+def test_seconds_budget() -> None:
+    state = police_state(PREFIX)
+    bot = bots.make(GAME, "ismcts", seat=0, rng=0, seconds=0.05)
+    assert isinstance(bot, ISMCTSBot)
+    assert bot.step(state.view(0)) in state.legal_actions()
+    assert bot.last is not None and bot.last.elapsed >= 0.05
+
+
+def test_lone_action_needs_no_search() -> None:
+    game = HiddenPass(players=2, rounds=1)
+    state = game.new_initial_state()
+    state.apply(1)
+    state.apply(2)
+    state.apply(8)  # seat 0 bets; seat 1 must call or raise (two actions): search runs
+    bot = ISMCTSBot(game, 1, np.random.default_rng(0), iterations=5)
+    assert bot.step(state.view(1)) in state.legal_actions()
+    assert bot.last is not None and bot.last.iterations == 5
+
+
+# --- advice -----------------------------------------------------------------------------------
+def test_advice_ranks_by_visits() -> None:
+    state = police_state(PREFIX + ["taxi 87"])
+    view = state.view(1)
+    bot = bots.make(GAME, "ismcts", seat=1, rng=0)
+    advice = bot.advise(view, 120)
+    assert sorted(r.action for r in advice.ranked) == sorted(view.legal_actions)
+    visits = [r.visits for r in advice.ranked]
+    assert all(v is not None for v in visits) and sum(v for v in visits if v is not None) == 120
+    assert visits == sorted(visits, reverse=True)  # type: ignore[type-var]
+    assert all(r.value is not None and 0.0 <= r.value <= 1.0 for r in advice.ranked)
+    assert abs(sum(r.score for r in advice.ranked) - 1.0) < 1e-3  # scores are visit shares
+    assert advice.best.reason.startswith("estimated win chance ")
+    assert advice.belief["count"] == len(advice.belief["possible_stops"]) > 1
+    assert "120 simulations" in advice.summary
+
+
+def test_factor_advice_shows_his_stop() -> None:
+    state = police_state(PREFIX)
+    advice = bots.make(GAME, "ismcts", seat=0, rng=0).advise(state.view(0), 40)
+    assert advice.belief["possible_stops"] == [80]
+
+
+@pytest.mark.parametrize("budget", [0.5, float("inf"), float("nan"), True])
+def test_bad_advice_budget(budget: float) -> None:
+    state = police_state(PREFIX)
+    with pytest.raises(ConfigError, match="budget"):
+        bots.make(GAME, "ismcts", seat=0).advise(state.view(0), budget)
+
+
+def test_advice_does_not_depend_on_hidden_facts() -> None:
+    # Dr. Factor's 2nd move is hidden: two states that differ only in where he went
+    first, second = police_state(PREFIX + ["taxi 87"]), police_state(PREFIX + ["taxi 95"])
+    assert first.view(0) != second.view(0)
+    for seat in (1, 2):
+        view_a: View = first.view(seat)
+        view_b: View = second.view(seat)
+        assert view_a == view_b
+        if not view_a.legal_actions:
+            continue
+        a = bots.make(GAME, "ismcts", seat=seat, rng=9).advise(view_a, 150)
+        b = bots.make(GAME, "ismcts", seat=seat, rng=9).advise(view_b, 150)
+        assert a.to_json() == b.to_json()
