@@ -145,7 +145,8 @@ class Police07ISMCTSBot(ISMCTSBot):
     the determinization (``chase="true"``); when it plays Dr. Factor they chase a stop drawn from
     the public possible set (``chase="belief"``): in his search they must not know where he is.
     Detective rewards are shared with ``coalition_r`` (coalition reduction: a little less for a
-    teammate's capture). See :mod:`solver.games.police07.sim`.
+    teammate's capture). As detectives it draws his stop by the learnt location-category weights
+    (:mod:`solver.belief.categories`) unless ``weights=False``. See :mod:`solver.games.police07.sim`.
     """
 
     description: ClassVar[str] = (
@@ -156,6 +157,10 @@ class Police07ISMCTSBot(ISMCTSBot):
         "epsilon": Option(0.1, float, "playout: probability of a uniform move, not the policy's", 0.0, 1.0),
         "coalition_r": Option(
             0.1, float, "reward a detective gives up when a teammate captures (below 1)", 0.0, 0.999
+        ),
+        "weights": Option(
+            True, bool, "detectives: draw Dr. Factor's stop by the learnt location-category weights "
+            "(false: uniformly over the possible set)"
         ),
     }
 
@@ -176,7 +181,13 @@ class Police07ISMCTSBot(ISMCTSBot):
         tables = SimTables.for_searcher(
             self.game, self.seat, epsilon=self.settings["epsilon"], coalition_r=self.settings["coalition_r"]
         )
-        return make_determinizer(self.game, view, tables)
+        belief = None
+        if self.seat != 0 and self.settings["weights"]:
+            from solver.belief.categories import category_weights
+
+            # Location categorisation (Nijssen & Winands 2012): likelier stops are drawn more often.
+            belief = category_weights(self.game, view)
+        return make_determinizer(self.game, view, tables, belief)
 
     def belief(self, view: View) -> dict[str, Any]:
         """Dr. Factor's possible stops as the seat's view allows (his own stop, for him)."""
