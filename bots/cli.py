@@ -145,10 +145,31 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--as-seat", type=int, metavar="N", help="print only what seat N saw")
     sub["replay"] = p
 
-    p = commands.add_parser("hint", help="advise on a position (JSON state or view, or a replay)")
+    from bots import hint  # the advisor's defaults live with it
+    from bots.arena_cli import _positive_float, _positive_int  # the arena's argparse types, shared
+
+    p = commands.add_parser(
+        "hint",
+        help="advise on a position (JSON state or view, or a replay)",
+        description="Rank the moves of the seat to act, from that seat's view only: visit share and "
+        "estimated win chance per move, Dr. Factor's possible stops, and what each move does to them. "
+        "See docs/hint.md.",
+    )
     p.add_argument("game", help="the game (e.g. police07)")
     p.add_argument("position", help="a position as JSON (a state or a view), or a replay file")
-    p.add_argument("--bot", default=DEFAULT_BOT, help=f"the advising bot (default {DEFAULT_BOT})")
+    p.add_argument(
+        "--bot", default=hint.DEFAULT_BOT,
+        help=f"the advising bot (default {hint.DEFAULT_BOT}, the search bot; 'copsolver bots' lists all)",
+    )
+    thinking = p.add_mutually_exclusive_group()
+    thinking.add_argument(
+        "--seconds", type=_positive_float, metavar="S",
+        help=f"search time in seconds (default {hint.DEFAULT_SECONDS}); the hint varies with machine speed",
+    )
+    thinking.add_argument(
+        "--iterations", type=_positive_int, metavar="N",
+        help="search iterations instead of time: the same position, N and seed give the same hint",
+    )
     p.add_argument("--seed", type=_count, default=0, help="seed of the advising bot (default 0)")
     p.add_argument("--ply", type=_count, metavar="N", help="with a replay: advise after its first N actions")
     p.add_argument("--svg", metavar="PATH", help="also draw the board and the advice as SVG (police07)")
@@ -678,22 +699,34 @@ def load_position_file(game_name: str, path: Path, ply: int | None) -> JSON:
 
 
 def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
-    """Print the advice of a bot on a saved position."""
+    """Print the advice of a bot on a saved position (and draw it with --svg/--png)."""
+    import bots
     from bots import hint
+    from solver.search.ismcts import Budget
 
     if args.game not in game_names():
         raise UsageError(f"unknown game {args.game!r}; known: {', '.join(game_names())}")
+    available = bots.available(args.game)
+    if args.bot not in available:
+        raise UsageError(f"--bot {args.bot!r}: {args.game} has no such bot; choose {', '.join(available)}")
     drawing = args.svg is not None or args.png is not None
     if drawing and args.game != "police07":
         raise UsageError("--svg and --png draw police07 boards only")
+    if args.iterations is not None:
+        budget = Budget(iterations=args.iterations)
+    else:
+        budget = Budget(seconds=hint.DEFAULT_SECONDS if args.seconds is None else args.seconds)
     data = load_position_file(args.game, Path(args.position), args.ply)
     game, view = hint.load_position(args.game, data)
-    advice = hint.advise(game, view, bot=args.bot, seed=args.seed)
-    out.write(hint.format_advice(game, view, advice).rstrip("\n") + "\n")
+    advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed)
+    advisor = hint.describe_advisor(game, view, args.bot, budget, args.seed)
+    out.write(hint.format_advice(game, view, advice, advisor).rstrip("\n") + "\n")
     if drawing:
         from bots import draw
 
-        svg = draw.render_svg(game, view, advice)
+        # the heat map shades the possible stops by the same learnt probabilities the text lists
+        weights = hint.location_probabilities(game, view) or None
+        svg = draw.render_svg(game, view, advice, weights=weights)
         if args.svg is not None:
             Path(args.svg).write_text(svg, encoding="utf-8")
         if args.png is not None:

@@ -171,6 +171,31 @@ class Police07ISMCTSBot(ISMCTSBot):
             raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {game.name!r}")
         super().__init__(game, seat, rng, **options)
 
+    def _placing(self, view: View) -> bool:
+        # The simulator starts after set-up, so free-start placements (variant) are not searched.
+        from solver.games.police07.codec import PLACE_BASE
+
+        return any(PLACE_BASE < a < PLACE_BASE + 256 for a in view.legal_actions)
+
+    def _placer(self) -> Bot:
+        from bots.police07 import HeuristicBot
+
+        return HeuristicBot(self.game, self.seat, self.rng)
+
+    def step(self, view: View) -> Action:
+        """The search's choice; a free-start placement is left to the heuristic bot."""
+        self.check_view(view)
+        if self._placing(view):
+            return self._placer().step(view)
+        return super().step(view)
+
+    def advise(self, view: View, budget: float | None = None) -> Advice:
+        """The search's ranked actions; a free-start placement is ranked by the heuristic bot."""
+        self.check_view(view)
+        if self._placing(view):
+            return self._placer().advise(view, budget)
+        return super().advise(view, budget)
+
     def determinizer(self, view: View) -> Determinizer:
         """The Police 07 simulator's determinizer for ``view`` (compiled when built)."""
         from solver.games.police07.rules import Police07Game

@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from bots import hint
+from bots.cli import main
 from solver import games
+from solver.belief.categories import category_weights
 from solver.belief.locations import possible_locations
 from solver.core import BadStateError, ConfigError
+from solver.games.police07 import codec
 from solver.games.police07.rules import Police07Game, Police07State
+from solver.games.police07.view import Police07View
+from solver.search.ismcts import Budget
 
 #: Dr. Factor starts at 1, detectives at 24, 40, 59; move 1 (shown) to 2; move 2 a hidden bus ride,
 #: so he is at 13, 19, 22 or 24 and detective 1 (now at 21) is to move.
 HIDDEN = ("start 1", "start 24", "start 40", "start 59", "taxi 2", "taxi 21", "taxi 33", "taxi 53", "bus 13")
+#: A small search budget: reproducible, and quick in pure Python too.
+QUICK = Budget(iterations=200)
 
 
 def game4() -> Police07Game:
@@ -95,17 +106,17 @@ def test_bad_positions_are_bad_state_errors(data: Any, message: str) -> None:
 def test_unknown_bot_is_a_config_error() -> None:
     game, view = hint.load_position("police07", _state_json())
     with pytest.raises(ConfigError, match="unknown bot 'oracle'"):
-        hint.advise(game, view, bot="oracle")
+        hint.advise(game, view, bot="oracle", budget=QUICK)
 
 
 def test_detective_hint_shows_the_possible_stops_and_nothing_hidden() -> None:
     state = position(*HIDDEN)
     game, view = hint.load_position("police07", state.to_json())
-    advice = hint.advise(game, view)
+    advice = hint.advise(game, view, bot="heuristic")
     text = hint.format_advice(game, view, advice)
     assert "police07, seat 1 (detective) to act: detective 1 moves (seat 1)" in text
     assert "Dr. Factor may be at 4 stops: 13, 19, 22, 24" in text
-    assert " 1. taxi 2" in text and "(1 in 4 to catch him)" in text
+    assert re.search(r"^ +1\. +taxi 2", text, re.MULTILINE) and "(1 in 4 to catch him)" in text
     assert json.loads(json.dumps(advice.to_json())) == advice.to_json()
     # the true stop (13) is one of four the view allows; whatever the truth, the text is the same
     assert isinstance(game, Police07Game)
@@ -114,7 +125,8 @@ def test_detective_hint_shows_the_possible_stops_and_nothing_hidden() -> None:
         twin = game.resample(view, np.random.default_rng(seed))
         seen.add(twin.pos[0])
         twin_game, twin_view = hint.load_position("police07", twin.to_json())
-        assert hint.format_advice(twin_game, twin_view, hint.advise(twin_game, twin_view)) == text
+        twin_advice = hint.advise(twin_game, twin_view, bot="heuristic")
+        assert hint.format_advice(twin_game, twin_view, twin_advice) == text
     assert len(seen) > 1
 
 
@@ -132,7 +144,7 @@ def test_hint_lists_every_possible_stop_up_to_a_limit() -> None:
             if seat != 0:
                 possible = sorted(possible_locations(game, view.to_json()))
                 if len(possible) > 3:
-                    text = hint.format_advice(game, view, hint.advise(game, view))
+                    text = hint.format_advice(game, view, hint.advise(game, view, bot="heuristic"))
                     line = next(t for t in text.splitlines() if t.startswith("Dr. Factor may be at"))
                     listed = [int(s) for s in line.split(": ")[1].split(" ...")[0].split(", ")]
                     assert line.startswith(f"Dr. Factor may be at {len(possible)} stops")
@@ -144,7 +156,7 @@ def test_hint_lists_every_possible_stop_up_to_a_limit() -> None:
 
 def test_factor_hint_names_his_stop() -> None:
     game, view = hint.load_position("police07", position(*HIDDEN[:-1]).to_json())
-    text = hint.format_advice(game, view, hint.advise(game, view))
+    text = hint.format_advice(game, view, hint.advise(game, view, budget=QUICK))
     assert "seat 0 (Dr. Factor) to act" in text and "Dr. Factor is at 2." in text
     assert "may be at" not in text
 
@@ -153,6 +165,7 @@ def test_random_bot_advice_formats() -> None:
     game, view = hint.load_position("police07", _state_json())
     text = hint.format_advice(game, view, hint.advise(game, view, bot="random", seed=3))
     assert sum(line.endswith("  random") for line in text.splitlines()) == len(view.legal_actions)
+    assert "Advisor" not in text  # only when the caller names the advisor
     # the random bot keeps no belief; the possible stops are still printed, from the view
     assert "Dr. Factor may be at 4 stops: 13, 19, 22, 24" in text
 
@@ -162,5 +175,269 @@ def test_free_start_hints_before_dr_factor_places() -> None:
     state = game.new_initial_state()
     game, view = hint.load_position("police07", state.to_json())
     assert view.seat == 1
-    text = hint.format_advice(game, view, hint.advise(game, view))
-    assert "Dr. Factor has not placed his piece yet." in text and " 1. place " in text
+    # the search bot's simulator starts after set-up: the heuristic advises placements, and says so
+    assert hint.advising_bot(game, view, "ismcts") == "heuristic"
+    assert hint.advising_bot(game, view, "random") == "random"
+    advisor = hint.describe_advisor(game, view, "ismcts", QUICK, 0)
+    assert advisor.startswith("Advisor: heuristic bot for this placement (ismcts searches only after set-up")
+    text = hint.format_advice(game, view, hint.advise(game, view, budget=QUICK), advisor)
+    assert "Dr. Factor has not placed his piece yet." in text and re.search(r" 1\. +place ", text)
+    assert "catch" not in text and "hidden among" not in text
+
+
+# --- budgets and reproducibility ----------------------------------------------------------------
+
+
+def test_an_iterations_budget_bounds_the_search_and_reproduces_the_hint() -> None:
+    game, view = hint.load_position("police07", _state_json())
+    advice = hint.advise(game, view, budget=Budget(iterations=50), seed=3)
+    assert sum(r.visits or 0 for r in advice.ranked) == 50
+    assert advice.summary.startswith("50 simulations")
+    again = hint.advise(game, view, budget=Budget(iterations=50), seed=3)
+    assert again == advice
+    advisor = hint.describe_advisor(game, view, "ismcts", Budget(iterations=50), 3)
+    assert advisor == (
+        "Advisor: ismcts bot, 50 iterations, seed 3 (reproducible: the same position, bot, budget and "
+        "seed give this hint again)"
+    )
+    nw = hint.advise(game, view, bot="nw2012", budget=Budget(iterations=40))
+    assert sum(r.visits or 0 for r in nw.ranked) == 40
+
+
+def test_a_seconds_budget_searches_by_the_clock_and_says_the_hint_varies() -> None:
+    game, view = hint.load_position("police07", _state_json())
+    advice = hint.advise(game, view, budget=Budget(seconds=0.05))
+    assert sum(r.visits or 0 for r in advice.ranked) >= 1
+    advisor = hint.describe_advisor(game, view, "ismcts", Budget(seconds=0.05), 0)
+    assert "0.05 s of search" in advisor and "varies with the machine's speed" in advisor
+    assert "its default" not in hint.describe_advisor(game, view, "ismcts", None, 0)
+    assert "1000 iterations" in hint.describe_advisor(game, view, "ismcts", None, 0)
+
+
+def test_bots_that_do_not_search_ignore_the_budget() -> None:
+    game, view = hint.load_position("police07", _state_json())
+    assert hint.searches(game, "ismcts") and hint.searches(game, "nw2012")
+    assert not hint.searches(game, "heuristic") and not hint.searches(game, "random")
+    assert hint.advise(game, view, bot="heuristic", budget=Budget(seconds=0.001)) == hint.advise(
+        game, view, bot="heuristic", budget=QUICK
+    )
+    assert "no search, so no budget" in hint.describe_advisor(game, view, "heuristic", QUICK, 0)
+
+
+def test_bad_budgets_are_config_errors() -> None:
+    game, view = hint.load_position("police07", _state_json())
+    with pytest.raises(ConfigError, match="iterations or seconds, not both"):
+        hint.advise(game, view, budget=Budget(iterations=10, seconds=1.0))
+    with pytest.raises(ConfigError, match="seconds"):
+        hint.advise(game, view, budget=Budget(seconds=5000.0))
+    with pytest.raises(ConfigError, match="iterations"):
+        Budget(iterations=0)
+
+
+# --- what a hint shows ------------------------------------------------------------------------------
+
+
+def _rows(text: str) -> dict[str, list[str]]:
+    """The ranked-move table: move text -> its cells, split on runs of two or more spaces."""
+    lines = text.splitlines()
+    start = lines.index("Ranked moves:") + 2  # the header row follows
+    rows = {}
+    for line in lines[start:]:
+        if not re.match(r"^ +\d+\. ", line):
+            break
+        first, *cells = re.split(r" {2,}", line.strip())
+        rank, move = first.split(" ", 1)
+        rows[move] = [rank, move, *cells]
+    return rows
+
+
+def test_detective_hint_fields() -> None:
+    game, view = hint.load_position("police07", _state_json())
+    advice = hint.advise(game, view, budget=QUICK)
+    advisor = hint.describe_advisor(game, view, "ismcts", QUICK, 0)
+    text = hint.format_advice(game, view, advice, advisor)
+    lines = text.splitlines()
+    assert lines[0] == "police07, seat 1 (detective) to act: detective 1 moves (seat 1)"
+    assert lines[1] == advisor
+    assert lines[2] == "Dr. Factor may be at 4 stops: 13, 19, 22, 24"
+    weights = category_weights(game4(), view.to_json())
+    likely = sorted(weights, key=lambda s: (-weights[s], s))
+    named = ", ".join(f"{s} ({100 * weights[s]:.0f}%)" for s in likely)
+    assert lines[3] == f"Most likely (location weights learnt from self-play games): {named}"
+    header = lines[lines.index("Ranked moves:") + 1].split()
+    assert header == ["#", "move", "visits", "win", "catch", "covers", "reason"]
+    rows = _rows(text)
+    assert [r.text for r in advice.ranked] == list(rows)
+    for rank, r in enumerate(advice.ranked, start=1):
+        cells = rows[r.text]
+        assert cells[0] == f"{rank}."
+        assert r.visits is not None and r.value is not None
+        assert cells[2] == f"{100 * r.visits / 200:.1f}%"
+        assert cells[3] == f"{100 * r.value:.1f}%"
+    covers = hint.detective_covers(game, view)
+    for action, cover in covers.items():
+        cells = rows[codec.action_to_str(action)]
+        assert cells[4] == (f"{100 * cover.catch:.0f}%" if cover.lands else "-")
+        assert cells[5] == f"{len(cover.stops)} of 4 ({100 * cover.share:.0f}%)"
+    assert "Key:" in lines and any("covers: the possible stops D1 could ride to" in t for t in lines)
+
+
+def test_factor_hint_fields() -> None:
+    game, view = hint.load_position("police07", position(*HIDDEN[:-1]).to_json())
+    advice = hint.advise(game, view, budget=QUICK)
+    text = hint.format_advice(game, view, advice, hint.describe_advisor(game, view, "ismcts", QUICK, 0))
+    assert "Dr. Factor is at 2.\nThe detectives consider 1 stop for him now." in text  # move 1 was shown
+    header = text.splitlines()[text.splitlines().index("Ranked moves:") + 1]
+    assert header.split()[:4] == ["#", "move", "visits", "win"] and "hidden among" in header
+    assert "catch" not in header and "covers" not in header
+    rows = _rows(text)
+    assert set(rows) == {game.action_to_str(a) for a in view.legal_actions}
+    # from 2: taxi to 1, 9, 10; bus to 13, 19, 22, 24; a joker rides either; no detective there
+    for move, cells in rows.items():
+        expected = {"taxi": "3 stops", "bus": "4 stops", "joker": "7 stops", "double": "-"}
+        assert cells[4] == expected[move.split()[0]], move
+    assert "hidden among: how many stops the detectives would consider" in text
+
+
+def test_factor_ambiguity_is_the_detectives_set_after_the_move() -> None:
+    game, view = hint.load_position("police07", position(*HIDDEN[:-1]).to_json())
+    sizes = hint.factor_ambiguity(game, view)
+    assert {game.action_to_str(a): n for a, n in sizes.items() if a < 256 * 2} == {
+        "taxi 1": 3, "taxi 9": 3, "taxi 10": 3, "bus 13": 4, "bus 19": 4, "bus 22": 4, "bus 24": 4,
+    }
+    # whichever bus stop he takes, the detectives then consider what their tracker says
+    state = position(*HIDDEN)
+    assert sizes[codec.str_to_action("bus 13")] == len(possible_locations(game4(), state.view(1).to_json()))
+    # a shown move hides nothing; a detective's view gets no ambiguity
+    first = position(*HIDDEN[:4])
+    shown_view = first.view(0)
+    assert set(hint.factor_ambiguity(first.game, shown_view).values()) == {1}
+    assert hint.factor_ambiguity(game, position(*HIDDEN).view(1)) == {}
+    assert hint.public_count(game, position(*HIDDEN).view(1)) is None
+
+
+def test_detective_covers_on_a_hand_checked_position() -> None:
+    # Detective 1 stands on 21 (taxi to 14, 22, 24, 28); Dr. Factor may be at 13, 19, 22 or 24.
+    # From the board: 14 -> taxi 7 8 13 15 21, bus 24;  22 -> taxi 16 21 24 25 26, bus 2 17 19 24 33
+    # 46, metro 19 42;  24 -> taxi 21 22 29, bus 2 13 14 22 38;  28 -> taxi 13 21 29 34.
+    game, view = hint.load_position("police07", _state_json())
+    weights = {13: 0.4, 19: 0.3, 22: 0.2, 24: 0.1}
+    covers = {game.action_to_str(a): c for a, c in hint.detective_covers(game, view, weights).items()}
+    summary = {
+        m: (c.lands, round(c.catch, 6), c.stops, round(c.share, 6), c.possible) for m, c in covers.items()
+    }
+    assert summary == {
+        "taxi 14": (False, 0.0, (13, 24), 0.5, 4),
+        "taxi 22": (True, 0.2, (19, 24), 0.4, 4),
+        "taxi 24": (True, 0.1, (13, 22), 0.6, 4),
+        "taxi 28": (False, 0.0, (13,), 0.4, 4),
+    }
+    # spending his last taxi ticket leaves bus and metro: from 28 (taxi only) he covers nothing
+    data = copy.deepcopy(view.to_json())
+    data["pieces"][0]["tickets"]["taxi"] = 1
+    assert isinstance(game, Police07Game) and isinstance(view, Police07View)
+    poor = Police07View(game, 1, data, view.legal_actions, view.decision)
+    stops = {game.action_to_str(a): c.stops for a, c in hint.detective_covers(game, poor, weights).items()}
+    assert stops == {"taxi 14": (24,), "taxi 22": (19, 24), "taxi 24": (13, 22), "taxi 28": ()}
+    # the default weights are the learnt probabilities
+    learnt = hint.detective_covers(game, view)
+    probabilities = hint.location_probabilities(game, view)
+    assert all(c.share == pytest.approx(sum(probabilities[s] for s in c.stops)) for c in learnt.values())
+    assert hint.detective_covers(game, position(*HIDDEN[:-1]).view(0)) == {}
+
+
+def test_location_probabilities_come_from_the_view() -> None:
+    game, view = hint.load_position("police07", _state_json())
+    probabilities = hint.location_probabilities(game, view)
+    assert set(probabilities) == {13, 19, 22, 24} and sum(probabilities.values()) == pytest.approx(1.0)
+    assert hint.location_probabilities(game, position(*HIDDEN).view(0)) == {13: 1.0}
+
+
+def test_a_detective_hint_is_the_same_wherever_dr_factor_really_is() -> None:
+    """No leak: states that differ only in Dr. Factor's hidden stop give the detective one text."""
+    texts = set()
+    for hidden in (13, 19, 22, 24):  # every stop the bus ride from 2 can reach
+        state = position(*HIDDEN[:-1], f"bus {hidden}")
+        game, view = hint.load_position("police07", state.to_json())
+        advisor = hint.describe_advisor(game, view, "ismcts", QUICK, 7)
+        texts.add(hint.format_advice(game, view, hint.advise(game, view, budget=QUICK, seed=7), advisor))
+    assert len(texts) == 1
+    (text,) = texts
+    assert "visits" in text and "covers" in text
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+
+def _write(tmp_path: Path, data: dict[str, Any]) -> Path:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_cli_hint_with_iterations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = _write(tmp_path, _state_json())
+    assert main(["hint", "police07", str(path), "--iterations", "200"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].startswith("Advisor: ismcts bot, 200 iterations, seed 0 (reproducible")
+    assert "Most likely (location weights learnt from self-play games): " in out and "covers" in out
+    assert main(["hint", "police07", str(path), "--iterations", "200"]) == 0
+    assert capsys.readouterr().out == out
+    game, view = hint.load_position("police07", _state_json())
+    advisor = hint.describe_advisor(game, view, "ismcts", QUICK, 0)
+    assert out == hint.format_advice(game, view, hint.advise(game, view, budget=QUICK), advisor) + "\n"
+
+
+def test_cli_hint_defaults_to_a_timed_search(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = _write(tmp_path, position(*HIDDEN[:-1]).to_json())
+    assert main(["hint", "police07", str(path), "--seconds", "0.05", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "Advisor: ismcts bot, 0.05 s of search, seed 4 (a time budget" in out
+    assert "hidden among" in out
+    assert main(["hint", "police07", str(path), "--bot", "heuristic"]) == 0
+    assert "Advisor: heuristic bot (no search" in capsys.readouterr().out
+
+
+def test_cli_hint_svg_shades_by_the_learnt_probabilities(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _write(tmp_path, _state_json())
+    svg = tmp_path / "hint.svg"
+    assert main(["hint", "police07", str(path), "--iterations", "50", "--svg", str(svg)]) == 0
+    capsys.readouterr()
+    root = ET.parse(svg).getroot()
+    heat = {
+        int(e.attrib["data-stop"]): float(e.attrib["data-weight"])
+        for e in root.iter("{http://www.w3.org/2000/svg}circle")
+        if e.attrib.get("class") == "possible"
+    }
+    game, view = hint.load_position("police07", _state_json())
+    probabilities = hint.location_probabilities(game, view)
+    top = max(probabilities.values())
+    assert heat == {s: pytest.approx(p / top, abs=1e-3) for s, p in probabilities.items()}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--seconds", "0"], "must be more than 0"),
+        (["--seconds", "-1"], "must be more than 0"),
+        (["--seconds", "nan"], "must be more than 0"),
+        (["--seconds", "inf"], "finite number"),
+        (["--seconds", "soon"], "'soon' is not a number"),
+        (["--iterations", "0"], "must be 1 or more"),
+        (["--iterations", "2.5"], "not a whole number"),
+        (["--iterations", "10", "--seconds", "1"], "not allowed with"),
+        (["--bot", "oracle"], "no such bot"),
+        (["--seed", "-1"], "is negative"),
+        (["--seconds", "5000"], "option 'seconds' must be in"),
+        (["--iterations", str(2**31)], "iterations must be an int"),
+    ],
+)
+def test_cli_hint_bad_options_exit_2(
+    options: list[str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _write(tmp_path, _state_json())
+    assert main(["hint", "police07", str(path), *options]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""

@@ -181,3 +181,22 @@ def test_advice_does_not_depend_on_hidden_facts() -> None:
         a = bots.make(GAME, "ismcts", seat=seat, rng=9).advise(view_a, 150)
         b = bots.make(GAME, "ismcts", seat=seat, rng=9).advise(view_b, 150)
         assert a.to_json() == b.to_json()
+
+
+def test_free_start_placements_are_played_by_the_heuristic() -> None:
+    """The simulator starts after set-up: free-start placements fall back to the heuristic bot."""
+    import bots
+    from solver.games import load
+
+    game = load("police07", players=3, free_start=True)
+    state = game.new_initial_state()
+    players = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=50) for s in range(3)}
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        view = state.view(seat)
+        action = players[seat].step(view)
+        assert action in view.legal_actions
+        state.apply(action)
+    assert state.history  # placements and the first moves were made
