@@ -31,24 +31,21 @@ the algorithms at equal iterations and at equal time:
 - playouts: ε-greedy (the simulator's policy): detectives step towards his determinized stop, he
   steps away from the nearest detective.
 - coalition reduction: a detective seat scores 1 for its own capture, ``1 - r`` for a teammate's.
-- move filtering for Dr. Factor (:func:`filtered_actions`): no joker where one of his own tickets
-  reaches the same stop; ``double`` only in danger. In the tree (the simulator's
-  ``filter_tree``) and in playouts; the move the bot plays always obeys it.
+- move filtering for Dr. Factor (:func:`filtered_actions`, which is the simulator's
+  :func:`~solver.games.police07.sim.nw_move_filter`, the rule's one implementation): no joker where
+  one of his own tickets reaches the same stop; ``double`` only in danger. In the tree (the
+  simulator's ``filter_tree``) and in playouts (``filter_factor_moves`` with
+  ``joker_filter="same_stop"``); the move the bot plays always obeys it.
+- ε per role: the simulator's ``epsilon`` (detectives) and ``epsilon_factor`` (Dr. Factor).
 - final move: the most visited root action.
-
-Where the shared machinery lacks a piece the faithful design needs, the bot says so: each missing
-piece is listed in :attr:`NW2012Bot.deviations`, warned about once (:class:`NW2012FidelityWarning`)
-and shown in the advice summary; it never silently degrades.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import json
 import math
-import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -70,9 +67,9 @@ from solver.belief.categories import (
 from solver.belief.locations import possible_locations
 from solver.core import JSON, Action, BadStateError, ConfigError, Game, View
 from solver.games.police07 import codec
-from solver.games.police07.distances import detective_distances
+from solver.games.police07.distances import UNREACHABLE, detective_distances
 from solver.games.police07.rules import Police07Game
-from solver.games.police07.sim import SimTables, make_determinizer
+from solver.games.police07.sim import Chase, SimTables, factor_in_danger, make_determinizer, nw_move_filter
 from solver.games.police07.view import Police07View
 from solver.search.ismcts import MAX_ITERATIONS, SearchParams, SearchResult, choose
 from solver.search.sim import Determinizer
@@ -202,29 +199,30 @@ def location_belief(
 # --- move filtering -------------------------------------------------------------------------------
 
 
-def _is_joker(action: Action) -> bool:
-    return codec.is_move(action) and codec.decode_move(action)[0] == codec.Ticket.JOKER
+def _nearest(game: Police07Game, view: JSON) -> Callable[[int], int]:
+    # The detective distance from a stop to the nearest detective piece of the view, read from the
+    # table the simulator's filter and playouts read (UNREACHABLE, so never danger, without pieces).
+    table = detective_distances(game.board)
+    rows = [table[stop] for stop in detective_stops(view)]
+    return lambda stop: min((int(row[stop]) for row in rows), default=UNREACHABLE)
 
 
 def in_danger(game: Police07Game, view: JSON, moves: list[Action]) -> bool:
     """True when no move of ``moves`` takes Dr. Factor two stops or more from every detective piece.
 
     Distances are the detectives' shortest paths over taxi, bus and metro (tickets ignored), the
-    table the simulator's playout policy uses, so the tree and the playouts agree on "danger".
+    table the simulator's playout policy uses, so the tree and the playouts agree on "danger"
+    (:func:`~solver.games.police07.sim.factor_in_danger` on the view's detective stops).
     """
-    dets = detective_stops(view)
-    if not dets or not moves:
-        return False
-    table = detective_distances(game.board)
-    rows = table[np.asarray(dets, dtype=np.intp)]
-    stops = np.asarray(sorted({codec.decode_move(a)[2] for a in moves}), dtype=np.intp)
-    return int(rows[:, stops].min(axis=0).max()) <= 1
+    return factor_in_danger(moves, _nearest(game, view))
 
 
 def filtered_actions(game: Police07Game, view: Police07View) -> tuple[Action, ...]:
     """The legal actions NW2012 move filtering keeps (every legal action for a detective).
 
-    Dr. Factor, mapped from the hider's filtering of black-fare tickets and double moves:
+    Dr. Factor, mapped from the hider's filtering of black-fare tickets and double moves
+    (:func:`~solver.games.police07.sim.nw_move_filter`, the same code the simulator's
+    ``filter_tree`` runs):
 
     - a joker move to a stop is dropped when one of his taxi/bus/metro tickets reaches the same
       stop now (the joker is kept for the water bus and for lines he has no ticket for);
@@ -236,47 +234,13 @@ def filtered_actions(game: Police07Game, view: Police07View) -> tuple[Action, ..
     legal = view.legal_actions
     if view.seat != 0:
         return legal
-    moves = [a for a in legal if codec.is_move(a)]
-    ordinary = {codec.decode_move(a)[2] for a in moves if not _is_joker(a)}
-    keep_double = codec.DOUBLE in legal and in_danger(game, view.to_json(), moves)
-    return tuple(
-        a for a in legal
-        if not (_is_joker(a) and codec.decode_move(a)[2] in ordinary)
-        and (a != codec.DOUBLE or keep_double)
-    )
+    return tuple(nw_move_filter(legal, _nearest(game, view.to_json())))
 
 
 def _filter_reason(action: Action) -> str:
     if action == codec.DOUBLE:
         return "filtered out (NW2012 move filtering): double only when every move ends next to a detective"
     return "filtered out (NW2012 move filtering): an ordinary ticket reaches the same stop"
-
-
-# --- what the shared machinery offers ------------------------------------------------------------
-
-
-class NW2012FidelityWarning(UserWarning):
-    """The nw2012 bot runs with a deviation from the documented design (a missing upstream piece)."""
-
-
-_warned: set[str] = set()
-
-
-def search_supports_keys() -> bool:
-    """True when :class:`~solver.search.ismcts.SearchParams` has the node-keying choice ``keys``."""
-    return "keys" in {f.name for f in dataclasses.fields(SearchParams)}
-
-
-def sim_supports(option: str) -> bool:
-    """True when :meth:`SimTables.build` takes keyword ``option``."""
-    return option in inspect.signature(SimTables.build).parameters
-
-
-def _deviate(deviations: list[str], message: str) -> None:
-    deviations.append(message)
-    if message not in _warned:  # once per process: a tournament builds this bot thousands of times
-        _warned.add(message)
-        warnings.warn(f"nw2012: {message}", NW2012FidelityWarning, stacklevel=3)
 
 
 # --- the bot --------------------------------------------------------------------------------------
@@ -318,41 +282,24 @@ class NW2012Bot(ISMCTSBot):
         s = self.settings
         self.police_game: Police07Game = game
         self.last: SearchResult | None = None
-        #: what differs from the documented design because the shared machinery lacks it
-        self.deviations: list[str] = []
         factor = seat == 0
-        params: dict[str, Any] = {"c": s["c_factor"] if factor else s["c_detectives"], "final": s["final"]}
-        if s["tree_keys"] == "searcher":
-            if search_supports_keys():
-                params["keys"] = "searcher"
-            else:
-                _deviate(self.deviations, "solver.search.ismcts has no SearchParams.keys: nodes are keyed by "
-                         "the acting seat's information (ISMCTS), not by the searcher's (NW single tree)")
-        self.params = SearchParams(**params)
-        chase = s["factor_chase"] if factor else "true"
-        table: dict[str, Any] = {
-            "coalition_r": s["coalition_r"],
-            "chase": chase,
-            "filter_factor_moves": s["move_filter"] != "off",
-            "track_possible": chase == "belief",  # only the belief chase reads the possible set
-        }
-        if s["epsilon_factor"] == s["epsilon_detectives"]:
-            table["epsilon"] = s["epsilon_detectives"]
-        elif sim_supports("epsilon_factor"):
-            table["epsilon"] = s["epsilon_detectives"]
-            table["epsilon_factor"] = s["epsilon_factor"]
-        else:
-            raise ConfigError(
-                "nw2012 bot: epsilon_factor and epsilon_detectives differ, but the Police 07 simulator "
-                "has one playout epsilon for both roles (SimTables.build lacks epsilon_factor)"
-            )
-        if s["move_filter"] == "tree":
-            if sim_supports("filter_tree"):
-                table["filter_tree"] = True
-            else:
-                _deviate(self.deviations, "the Police 07 simulator has no filter_tree option: Dr. Factor's "
-                         "moves are filtered in playouts and at the root choice only, not inside the tree")
-        self.tables = SimTables.build(game, **table)
+        self.params = SearchParams(c=s["c_factor"] if factor else s["c_detectives"], final=s["final"],
+                                   keys=s["tree_keys"])
+        chase: Chase = s["factor_chase"] if factor else "true"
+        # move_filter: "tree" filters Dr. Factor's legal actions everywhere in the search (tree and
+        # playouts draw from them); "tree" and "playout" both filter his playout candidates with
+        # the same per-stop joker rule, so tree and playouts filter alike.
+        self.tables = SimTables.build(
+            game,
+            epsilon=s["epsilon_detectives"],
+            epsilon_factor=s["epsilon_factor"],
+            coalition_r=s["coalition_r"],
+            chase=chase,
+            filter_factor_moves=s["move_filter"] != "off",
+            joker_filter="same_stop",
+            filter_tree=s["move_filter"] == "tree",
+            track_possible=chase == "belief",  # only the belief chase reads the possible set
+        )
         # Placement (free-start variant only) is outside NW2012: the heuristic's placement score.
         self.placer = HeuristicBot(game, seat, rng)
 
@@ -428,8 +375,6 @@ class NW2012Bot(ISMCTSBot):
         win = f"estimated win chance {best.value:.0%}" if best.value is not None else "not searched"
         done = self.last.iterations if self.last is not None else 0
         summary = f"NW2012 MCTS, {done} simulations; best: {best.text} ({win})"
-        if self.deviations:
-            summary += f"; deviations from NW2012: {len(self.deviations)} (see docs/nw2012.md)"
         return Advice(base.seat, ranked, base.belief, summary)
 
 

@@ -410,8 +410,11 @@ cdef class PyDeterminizer(CDeterminizer):
 
 # --- the search --------------------------------------------------------------------------------
 def search(CDeterminizer det, int root_seat, long long iterations, double seconds, rng,
-           double c, long long max_playout_depth, long long check_every):
+           double c, long long max_playout_depth, long long check_every, bint searcher_keys=False):
     """Run ISMCTS for root_seat (iterations <= 0 / seconds <= 0: no such limit); advances rng.
+
+    searcher_keys: nodes are (seat, key of root_seat), SearchParams.keys == "searcher"; else
+    (seat, key of seat).
 
     Returns a dict: the root's actions (ascending) with visits, availability and reward totals;
     iterations done, nodes, elapsed seconds, and "error" (a message, or "" when the search ran).
@@ -467,7 +470,7 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
                 if seat == SIM_CHANCE:
                     sim.c_apply(sim.c_default_action(&r))
                     continue
-                key = sim.c_key(seat)
+                key = sim.c_key(root_seat if searcher_keys else seat)
                 if depth == 0:
                     if not have_root:
                         root_key = key

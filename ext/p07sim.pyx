@@ -12,7 +12,7 @@ from libc.stdint cimport uint64_t, int32_t
 from solver._ext.rng cimport SplitMix, sm_next, sm_below, sm_uniform
 from solver._ext.simbase cimport Sim, CDeterminizer, SIM_MAX_ACTIONS, SIM_TERMINAL
 from solver._ext.p07bits cimport (
-    bits_clear, bits_set, bits_unset, bits_count, bits_andnot, bits_expand, bits_nth, bits_copy,
+    bits_clear, bits_set, bits_unset, bits_has, bits_count, bits_andnot, bits_expand, bits_nth, bits_copy,
 )
 
 from solver.games.police07 import codec as _codec
@@ -30,6 +30,7 @@ cdef int PASS = _codec.PASS
 cdef int TAKE_BASE = _codec.TAKE_BASE
 cdef int JOKER_COMBO = _codec.JOKER_COMBO
 cdef int JOKER_MOVE = _codec.JOKER_COMBO << 8
+cdef int MOVE_END = _codec.MOVE_COMBOS << 8
 cdef uint64_t PUBLIC_MOVE = _py.PUBLIC_MOVE
 cdef uint64_t PUBLIC_SHOW = _py.PUBLIC_SHOW
 cdef uint64_t END = _py.END
@@ -106,7 +107,46 @@ cdef inline bint can_show(const P07Consts* C, const P07Core* s) noexcept nogil:
             and s.turn_moves == 0 and s.double_steps == 0)
 
 
+cdef inline int nearest(const P07Consts* C, const P07Core* s, int stop) noexcept nogil:
+    cdef int p, d
+    cdef int best = C.dist[s.pos[1] * C.width + stop]
+    for p in range(2, C.num_pieces):
+        d = C.dist[s.pos[p] * C.width + stop]
+        if d < best:
+            best = d
+    return best
+
+
+cdef int drop_covered_jokers(int* acts, int n) noexcept nogil:
+    # sim.drop_covered_jokers, compacting acts[:n] in place; returns the new count. The ids are
+    # sorted, so every taxi/bus/metro move comes before the first joker move.
+    cdef uint64_t ordinary[4]
+    cdef int i, a, k = 0
+    bits_clear(ordinary)
+    for i in range(n):
+        a = acts[i]
+        if a < JOKER_MOVE:
+            bits_set(ordinary, a & 255)
+        elif a < MOVE_END and bits_has(ordinary, a & 255):
+            continue
+        acts[k] = a
+        k += 1
+    return k
+
+
+cdef bint factor_in_danger(const P07Consts* C, const P07Core* s, const int* moves, int n) noexcept nogil:
+    # sim.factor_in_danger: every move ends within one detective move of a detective piece
+    cdef int i, d, best = -1
+    for i in range(n):
+        d = nearest(C, s, moves[i] & 255)
+        if d > best:
+            best = d
+    return 0 <= best <= 1
+
+
 cdef int legal(const P07Consts* C, const P07Core* s, int* out) noexcept nogil:
+    # With filter_tree, sim.nw_move_filter on Dr. Factor's actions: the joker rule on his moves,
+    # then double only in danger (his moves are out[:n], the stops they reach unchanged).
     cdef int n, p, k
     if s.phase == FACTOR_PHASE:
         if s.take_mask:
@@ -118,8 +158,11 @@ cdef int legal(const P07Consts* C, const P07Core* s, int* out) noexcept nogil:
                     n += 1
             return n
         n = gen_moves(C, s, 0, out)
+        if C.filter_tree:
+            n = drop_covered_jokers(out, n)
         if s.double_steps == 0 and s.turn_moves == 0:
-            if s.tk[4] > 0 and s.moves + 2 <= C.last_move and n > 0:
+            if (s.tk[4] > 0 and s.moves + 2 <= C.last_move and n > 0
+                    and (not C.filter_tree or factor_in_danger(C, s, out, n))):
                 out[n] = DOUBLE
                 n += 1
             if can_show(C, s):
@@ -310,16 +353,6 @@ cdef int pick(const int* acts, const int* scores, int n, int best, SplitMix* r) 
     return acts[0]
 
 
-cdef inline int nearest(const P07Consts* C, const P07Core* s, int stop) noexcept nogil:
-    cdef int p, d
-    cdef int best = C.dist[s.pos[1] * C.width + stop]
-    for p in range(2, C.num_pieces):
-        d = C.dist[s.pos[p] * C.width + stop]
-        if d < best:
-            best = d
-    return best
-
-
 cdef int take_choice(const P07Core* s) noexcept nogil:
     cdef int p = __builtin_ctzll(<unsigned long long>s.take_mask)
     cdef int kind, n, best = -1, best_n = 0
@@ -331,8 +364,9 @@ cdef int take_choice(const P07Core* s) noexcept nogil:
     return TAKE_BASE + p * 4 + best
 
 
-cdef int factor_choice(const P07Consts* C, const P07Core* s, const int* legal_acts, int n,
+cdef int factor_choice(const P07Consts* C, const P07Core* s, int* legal_acts, int n,
                        SplitMix* r) noexcept nogil:
+    # legal_acts is the caller's scratch copy: the joker filter compacts its move prefix in place
     cdef int scores[SIM_MAX_ACTIONS]
     cdef int nm = 0, i, best = 0, nc
     cdef bint has_double = False, scored = False
@@ -342,9 +376,12 @@ cdef int factor_choice(const P07Consts* C, const P07Core* s, const int* legal_ac
         elif legal_acts[i] == DOUBLE:
             has_double = True
     # moves are the prefix legal_acts[:nm] (double and show come after them)
-    if C.filter_moves and legal_acts[0] < JOKER_MOVE:
-        while legal_acts[nm - 1] >= JOKER_MOVE:
-            nm -= 1
+    if C.filter_moves:
+        if C.joker_same_stop:
+            nm = drop_covered_jokers(legal_acts, nm)
+        elif legal_acts[0] < JOKER_MOVE:
+            while legal_acts[nm - 1] >= JOKER_MOVE:
+                nm -= 1
     if has_double and C.filter_moves:
         best = score_moves(C, s, legal_acts, nm, scores)
         scored = True
@@ -352,7 +389,7 @@ cdef int factor_choice(const P07Consts* C, const P07Core* s, const int* legal_ac
     nc = nm + (1 if has_double else 0)
     if nc == 1:
         return legal_acts[0]
-    if explore(C.epsilon, r):
+    if explore(C.epsilon_factor, r):
         i = <int>sm_below(r, nc)
         return legal_acts[i] if i < nm else DOUBLE
     if not scored:
@@ -442,9 +479,12 @@ cdef class P07Tables:
             self.c.revealed |= (<uint64_t>1) << <int>m
         self.c.last_move = _codec.LAST_MOVE
         self.c.epsilon = tables.epsilon
+        self.c.epsilon_factor = tables.epsilon_factor
         self.c.coalition_r = tables.coalition_r
         self.c.chase_belief = tables.chase == "belief"
         self.c.filter_moves = tables.filter_factor_moves
+        self.c.joker_same_stop = tables.joker_filter == "same_stop"
+        self.c.filter_tree = tables.filter_tree
         self.c.max_depth = tables.max_depth
         self.c.track_possible = tables.track_possible
 

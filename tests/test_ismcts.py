@@ -131,6 +131,29 @@ class LeavingDeterminizer:
         return VaryingSim(0, (self.n, self.n))
 
 
+class KeySpySim(VaryingSim):
+    """A VaryingSim that records whose key the search asks for (into a list shared by its copies)."""
+
+    def __init__(self, hidden: int, asked: list[Seat], history: tuple[int, ...] = ()) -> None:
+        super().__init__(hidden, history)
+        self.asked = asked
+
+    def key(self, seat: Seat) -> int:
+        self.asked.append(seat)
+        return super().key(seat)
+
+    def copy(self) -> KeySpySim:
+        return KeySpySim(self.hidden, self.asked, tuple(self.history))
+
+
+class KeySpyDeterminizer:
+    def __init__(self) -> None:
+        self.asked: list[Seat] = []
+
+    def sample(self, rng: SplitMix64) -> KeySpySim:
+        return KeySpySim(rng.below(4), self.asked)
+
+
 class ExplodingSim(VaryingSim):
     def apply(self, action: Action) -> None:
         if len(self.history) == 2:
@@ -290,6 +313,7 @@ def test_bad_budgets(kwargs: dict[str, Any], message: str) -> None:
         ({"max_playout_depth": 0}, "max_playout_depth"),
         ({"check_every": 0}, "check_every"),
         ({"final": "robust"}, "final must be"),
+        ({"keys": "seat"}, "keys must be 'actor' or 'searcher'"),
     ],
 )
 def test_bad_params(kwargs: dict[str, Any], message: str) -> None:
@@ -340,22 +364,69 @@ def test_kernel_refuses_an_endless_search() -> None:
         kernel.search(det, 0, 0, 1.0, SplitMix64(0), 0.7, 10, 0)
 
 
+# --- node keys ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("keys", ["actor", "searcher"])
+def test_node_keys_read_the_right_seats_key(engine: str, keys: str) -> None:
+    # "actor": every deciding seat's own key; "searcher": only the root seat's, at every node
+    det = KeySpyDeterminizer()
+    result = run_search(det, 0, Budget(iterations=40), SplitMix64(0), SearchParams(keys=keys),  # type: ignore[arg-type]
+                        engine=engine)  # type: ignore[arg-type]
+    assert result.nodes > 1  # the walks went below the root, to seat 1's decisions
+    assert set(det.asked) == ({0} if keys == "searcher" else {0, 1})
+
+
+class PrivateSim(VaryingSim):
+    """Seat 1 sees the hidden h, seat 0 does not; three actions at every turn (four turns)."""
+
+    def legal_actions(self) -> list[Action]:
+        return [0, 1, 2]
+
+    def key(self, seat: Seat) -> int:
+        return stable_hash([seat, self.history, self.hidden if seat == 1 else None])
+
+    def copy(self) -> PrivateSim:
+        return PrivateSim(self.hidden, tuple(self.history))
+
+
+class PrivateDeterminizer:
+    def sample(self, rng: SplitMix64) -> PrivateSim:
+        return PrivateSim(rng.below(4))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_searcher_keys_share_the_hidden_players_nodes(engine: str) -> None:
+    # Seat 0 searches. Keyed by the actor, seat 1's decisions split by h (up to 4 * (3 + 27) nodes);
+    # keyed by the searcher, they are seat 0's positions, one per history whatever h is: at most
+    # 1 + 3 + 9 + 27 = 40 nodes in all.
+    def nodes(keys: str) -> int:
+        params = SearchParams(keys=keys)  # type: ignore[arg-type]
+        result = run_search(PrivateDeterminizer(), 0, Budget(iterations=1000), SplitMix64(1), params,
+                            engine=engine)  # type: ignore[arg-type]
+        return result.nodes
+
+    assert nodes("searcher") <= 40 < nodes("actor")
+
+
 # --- the compiled kernel equals the reference ---------------------------------------------------------
 @needs_kernel
+@pytest.mark.parametrize("keys", ["actor", "searcher"])
 @pytest.mark.parametrize("case", list(CASES))
 @pytest.mark.parametrize(("iterations", "seed"), [(1, 0), (7, 1), (150, 2), (400, 3)])
-def test_compiled_equals_pure(case: str, iterations: int, seed: int) -> None:
+def test_compiled_equals_pure(case: str, iterations: int, seed: int, keys: str) -> None:
     det, seat = CASES[case]()
+    params = SearchParams(keys=keys)  # type: ignore[arg-type]
     rng_pure, rng_compiled = SplitMix64(seed), SplitMix64(seed)
-    pure = run_search(det, seat, Budget(iterations=iterations), rng_pure, engine="pure")
-    compiled = run_search(det, seat, Budget(iterations=iterations), rng_compiled, engine="compiled")
+    pure = run_search(det, seat, Budget(iterations=iterations), rng_pure, params, engine="pure")
+    compiled = run_search(det, seat, Budget(iterations=iterations), rng_compiled, params, engine="compiled")
     assert (pure.engine, compiled.engine) == ("pure", "compiled")
     assert pure.same_search(compiled, tol=1e-12), (pure.stats, compiled.stats)
     assert rng_pure.state == rng_compiled.state  # the same draws, in the same order
 
 
 @needs_kernel
-@pytest.mark.parametrize("params", [{"c": 0.0}, {"c": 2.5}, {"max_playout_depth": 1}, {"final": "value"}])
+@pytest.mark.parametrize("params", [{"c": 0.0}, {"c": 2.5}, {"max_playout_depth": 1}, {"final": "value"},
+                                    {"keys": "searcher", "c": 1.5, "max_playout_depth": 3}])
 def test_compiled_equals_pure_with_params(params: dict[str, Any]) -> None:
     for case in ("toy-0", "police07-trap", "varying"):
         pure = run(case, 120, 9, "pure", **params)
@@ -371,10 +442,10 @@ def _p07sim() -> Any:
         pytest.skip("solver.games.police07.sim is not there yet")
 
 
-def _p07_determinizers(actions: list[str], players: int = 3) -> tuple[Any, Any, Seat]:
+def _p07_determinizers(actions: list[str], players: int = 3, **options: Any) -> tuple[Any, Any, Seat]:
     module = _p07sim()
     game, view = police_view(actions, players)
-    tables = module.SimTables.for_searcher(game, view.seat)
+    tables = module.SimTables.for_searcher(game, view.seat, **options)
     pure = module.P07Determinizer(game, view, tables)
     compiled = module.make_determinizer(game, view, tables)
     return pure, compiled, view.seat
@@ -393,18 +464,26 @@ def test_p07sim_search_is_legal_and_tactical(actions: list[str]) -> None:
         assert game.action_to_str(result.action) != "metro 49"
 
 
+#: Simulator options of the NW2012 configuration (filtered tree, per-stop joker rule, split ε).
+NW_TABLES = {"filter_tree": True, "joker_filter": "same_stop", "epsilon": 0.2, "epsilon_factor": 0.05}
+
+
 @needs_kernel
+@pytest.mark.parametrize("keys", ["actor", "searcher"])
+@pytest.mark.parametrize("tables", [{}, NW_TABLES], ids=["default", "nw"])
 @pytest.mark.parametrize("actions", [CAPTURE, TRAP], ids=["capture", "trap"])
 @pytest.mark.parametrize(("iterations", "seed"), [(1, 0), (50, 1), (500, 2)])
-def test_compiled_p07sim_equals_pure_p07sim(actions: list[str], iterations: int, seed: int) -> None:
-    pure_det, compiled_det, seat = _p07_determinizers(actions)
+def test_compiled_p07sim_equals_pure_p07sim(actions: list[str], iterations: int, seed: int,
+                                            tables: dict[str, Any], keys: str) -> None:
+    pure_det, compiled_det, seat = _p07_determinizers(actions, **tables)
     from solver.search.ismcts import is_compiled_determinizer
 
     if not is_compiled_determinizer(compiled_det):
         pytest.skip("the compiled Police 07 simulator is not built")
+    params = SearchParams(keys=keys)  # type: ignore[arg-type]
     rng_pure, rng_compiled = SplitMix64(seed), SplitMix64(seed)
-    pure = run_search(pure_det, seat, Budget(iterations=iterations), rng_pure, engine="pure")
-    compiled = run_search(compiled_det, seat, Budget(iterations=iterations), rng_compiled)
+    pure = run_search(pure_det, seat, Budget(iterations=iterations), rng_pure, params, engine="pure")
+    compiled = run_search(compiled_det, seat, Budget(iterations=iterations), rng_compiled, params)
     assert compiled.engine == "compiled"
     assert pure.same_search(compiled, tol=1e-12), (pure.stats, compiled.stats)
     assert rng_pure.state == rng_compiled.state

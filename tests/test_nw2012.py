@@ -22,8 +22,6 @@ from bots.nw2012 import (
     location_belief,
     markdown_table,
     nw_category_weights,
-    search_supports_keys,
-    sim_supports,
 )
 from solver import games
 from solver._accel import load_ext
@@ -33,13 +31,11 @@ from solver.core import ConfigError, State
 from solver.games.police07 import codec
 from solver.games.police07.board import Board
 from solver.games.police07.rules import Police07Game, Police07State
-from solver.games.police07.sim import make_sim
+from solver.games.police07.sim import P07Sim, SimTables, make_sim
 from solver.games.police07.view import Police07View
 from solver.search.ismcts import kernel_available
 from solver.search.rng import SplitMix64
 from tests.test_bots import play
-
-pytestmark = pytest.mark.filterwarnings("ignore::bots.nw2012.NW2012FidelityWarning")
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "nw2012.md"
 
@@ -110,8 +106,12 @@ def test_defaults_are_the_documented_parameters() -> None:
     by_name = {p.name: p.value for p in PARAMETERS}
     assert bot.params.c == by_name["c_detectives"] and bot.params.final == by_name["final"]
     assert bot.tables.coalition_r == by_name["coalition_r"]
-    assert bot.tables.epsilon == by_name["epsilon_detectives"] == by_name["epsilon_factor"]
+    assert bot.tables.epsilon == by_name["epsilon_detectives"]
+    assert bot.tables.epsilon_factor == by_name["epsilon_factor"]
     assert bot.tables.chase == "true" and bot.tables.filter_factor_moves
+    assert bot.params.keys == by_name["tree_keys"] == "searcher"
+    assert by_name["move_filter"] == "tree" and bot.tables.filter_tree
+    assert bot.tables.joker_filter == "same_stop"
     factor = nw(GAME, 0)
     assert factor.params.c == by_name["c_factor"] and factor.tables.chase == by_name["factor_chase"]
 
@@ -122,11 +122,15 @@ def test_defaults_are_the_documented_parameters() -> None:
         (0, {"c_factor": 1.3}, lambda b: b.params.c == 1.3),
         (1, {"c_detectives": 0.25}, lambda b: b.params.c == 0.25),
         (1, {"epsilon_factor": 0.3, "epsilon_detectives": 0.3}, lambda b: b.tables.epsilon == 0.3),
+        (0, {"epsilon_factor": 0.05}, lambda b: (b.tables.epsilon_factor, b.tables.epsilon) == (0.05, 0.1)),
+        (1, {"epsilon_detectives": 0.4}, lambda b: (b.tables.epsilon_factor, b.tables.epsilon) == (0.1, 0.4)),
         (1, {"coalition_r": 0.4}, lambda b: b.tables.coalition_r == 0.4),
         (1, {"categorisation": "distance_type"}, lambda b: b.settings["categorisation"] == "distance_type"),
         (1, {"location_weights": "uniform"}, lambda b: b.settings["location_weights"] == "uniform"),
-        (1, {"tree_keys": "actor"}, lambda b: not any("keys" in d for d in b.deviations)),
-        (0, {"move_filter": "off"}, lambda b: not b.tables.filter_factor_moves and not b.deviations[1:]),
+        (1, {"tree_keys": "actor"}, lambda b: b.params.keys == "actor"),
+        (0, {"move_filter": "off"}, lambda b: not b.tables.filter_factor_moves and not b.tables.filter_tree),
+        (0, {"move_filter": "playout"}, lambda b: b.tables.filter_factor_moves
+         and b.tables.joker_filter == "same_stop" and not b.tables.filter_tree),
         (0, {"factor_chase": "belief"}, lambda b: b.tables.chase == "belief" and b.tables.track_possible),
         (1, {"final": "value"}, lambda b: b.params.final == "value"),
         (1, {"iterations": 7}, lambda b: b.budget().iterations == 7),
@@ -152,13 +156,10 @@ def test_bad_options(options: dict[str, Any], message: str) -> None:
         nw(GAME, 0, **options)
 
 
-def test_unequal_epsilons_need_the_simulator() -> None:
-    options = {"epsilon_factor": 0.05, "epsilon_detectives": 0.2}
-    if sim_supports("epsilon_factor"):
-        assert nw(GAME, 1, **options).tables.epsilon == 0.2
-    else:
-        with pytest.raises(ConfigError, match="one playout epsilon for both roles"):
-            nw(GAME, 1, **options)
+def test_unequal_epsilons_reach_the_simulator() -> None:
+    for seat in (0, 1):
+        tables = nw(GAME, seat, epsilon_factor=0.05, epsilon_detectives=0.2).tables
+        assert (tables.epsilon_factor, tables.epsilon) == (0.05, 0.2)
 
 
 def test_refuses_other_games() -> None:
@@ -174,28 +175,41 @@ def test_registered_for_police07() -> None:
                     "copsolver bots finds nw2012 only once the module is imported")
 
 
-def test_deviations_name_missing_upstream_pieces() -> None:
-    from bots import nw2012
+def test_builds_without_warnings() -> None:
+    # Every piece of the documented design is in the shared machinery: no fidelity warning is left.
+    import warnings
 
-    expected = (not search_supports_keys()) + (not sim_supports("filter_tree"))
-    deviations = nw(GAME, 0).deviations
-    assert len(deviations) == expected
-    assert all(d in nw2012._warned for d in deviations)  # warned about (once per process)
-    assert nw(GAME, 0, tree_keys="actor", move_filter="playout").deviations == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for seat in range(GAME.num_players):
+            nw(GAME, seat)
 
 
 def test_faithful_build() -> None:
-    missing = nw(GAME, 1).deviations
-    if missing:
-        pytest.skip("nw2012 runs with deviations until the shared machinery offers them: "
-                    + "; ".join(missing))
     factor, detective = nw(GAME, 0), nw(GAME, 1)
-    assert factor.params.keys == detective.params.keys == "searcher"  # type: ignore[attr-defined]
-    assert factor.tables.filter_tree  # type: ignore[attr-defined]
+    assert factor.params.keys == detective.params.keys == "searcher"
+    assert factor.tables.filter_tree and detective.tables.filter_tree
     state = police_state(PREFIX)
     view = state.view(0)
     result = factor.search(view)
-    assert {s.action for s in result.stats} <= set(filtered_actions(GAME, view))
+    # the filter is in the tree: the root holds exactly the filtered actions, none dropped later
+    assert [s.action for s in result.stats] == sorted(filtered_actions(GAME, view))
+    assert sum(s.visits for s in result.stats) == result.iterations
+
+
+def test_the_simulator_filters_as_the_bot(positions: list[Police07State]) -> None:
+    # one rule in one place: the filter_tree simulators (both twins) list filtered_actions
+    compiled = load_ext("p07sim")
+    game = positions[0].game
+    tables = SimTables.build(game, filter_tree=True, joker_filter="same_stop")
+    differ = 0
+    for state in positions:
+        kept = list(filtered_actions(game, state.view(0)))
+        differ += kept != state.legal_actions()
+        assert P07Sim.from_state(state, tables).legal_actions() == kept
+        if compiled is not None:
+            assert compiled.P07Sim.from_state(state, tables).legal_actions() == kept
+    assert differ > 0
 
 
 # --- playing ---------------------------------------------------------------------------------------

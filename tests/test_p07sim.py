@@ -82,6 +82,16 @@ MINI_CONFIGS: list[dict[str, Any]] = [
 #: playout policies: (epsilon, chase, filter_factor_moves, coalition_r)
 POLICIES = [(0.0, "true", True, 0.25), (0.0, "belief", False, 0.0), (0.3, "belief", True, 0.5),
             (1.0, "true", False, 0.1), (0.6, "true", True, 0.9)]
+#: SimTables options with Nijssen & Winands' pieces: the filtered tree, the per-stop joker rule in
+#: playouts, and Dr. Factor's own ε (greedy on one side while the other explores, and both mixed).
+NW_POLICIES: list[dict[str, Any]] = [
+    {"epsilon": 0.0, "filter_tree": True, "joker_filter": "same_stop", "coalition_r": 0.1},
+    {"epsilon": 0.0, "filter_tree": True, "chase": "belief"},
+    {"epsilon": 1.0, "epsilon_factor": 0.0, "joker_filter": "same_stop", "coalition_r": 0.3},
+    {"epsilon": 0.0, "epsilon_factor": 1.0, "filter_tree": True, "filter_factor_moves": False},
+    {"epsilon": 0.3, "epsilon_factor": 0.6, "filter_tree": True, "joker_filter": "same_stop",
+     "chase": "belief", "coalition_r": 0.5},
+]
 
 
 @pytest.fixture(scope="module")
@@ -114,9 +124,30 @@ def expected_returns(state: Any, r: float) -> list[float]:
     return [0.0] + [1.0 if seat == own else 1.0 - r for seat in range(1, n)]
 
 
-def check_policy(state: Any, tables: SimTables, action: int) -> None:
-    """``action`` is a choice the greedy policy (ε = 0) may make in the rules' ``state``."""
+def nearest_detective(state: Any) -> Any:
+    """The detective distance from a stop to the nearest detective piece of the rules' ``state``."""
+    dist = detective_distances(state.game.board)
+    return lambda stop: min(int(dist[state.pos[p], stop]) for p in range(1, state.game.num_pieces))
+
+
+def expected_legal(state: Any, tables: SimTables) -> list[int]:
+    """The legal actions a simulator with ``tables`` lists: the rules', and with ``filter_tree`` Dr.
+    Factor's filtered by NW's rule, read here independently of the simulator's code."""
     legal = state.legal_actions()
+    if not tables.filter_tree or state.current_player() != 0:
+        return legal
+    moves = {a: codec.decode_move(a) for a in legal if codec.is_move(a)}
+    ordinary = {stop for ticket, _, stop in moves.values() if ticket != codec.Ticket.JOKER}
+    nearest = nearest_detective(state)
+    danger = bool(moves) and max(nearest(stop) for _, _, stop in moves.values()) <= 1
+    return [a for a in legal
+            if not (a in moves and moves[a][0] == codec.Ticket.JOKER and moves[a][2] in ordinary)
+            and (a != codec.DOUBLE or danger)]
+
+
+def check_policy(state: Any, tables: SimTables, action: int, legal: list[int]) -> None:
+    """``action`` is a choice the greedy policy (ε = 0) may make in the rules' ``state`` among the
+    simulator's ``legal`` actions."""
     assert action in legal
     if len(legal) == 1:
         return
@@ -137,7 +168,10 @@ def check_policy(state: Any, tables: SimTables, action: int) -> None:
         return
     assert action != codec.SHOW
     moves = [a for a in legal if codec.is_move(a)]
-    if tables.filter_factor_moves and any(a < 3 * 256 for a in moves):
+    if tables.filter_factor_moves and tables.joker_filter == "same_stop":
+        ordinary = {a % 256 for a in moves if a < 3 * 256}
+        moves = [a for a in moves if a < 3 * 256 or a % 256 not in ordinary]
+    elif tables.filter_factor_moves and any(a < 3 * 256 for a in moves):
         moves = [a for a in moves if a < 3 * 256]
 
     def nearest(stop: int) -> int:
@@ -151,7 +185,8 @@ def check_policy(state: Any, tables: SimTables, action: int) -> None:
 
 
 def lockstep(game: Any, tables: SimTables, seed: int, by_policy: bool, check_sets: bool) -> Counter[str]:
-    """Run one game through the rules and both sims; return how it ended."""
+    """Run one game through the rules and both sims; return how it ended (and, with
+    ``filter_tree``, how often the filter dropped a joker move or double, or kept double)."""
     rng = np.random.default_rng(seed)
     state = after_setup(game, rng)
     pure = P07Sim.from_state(state, tables)
@@ -159,9 +194,15 @@ def lockstep(game: Any, tables: SimTables, seed: int, by_policy: bool, check_set
     r_pure, r_comp = SplitMix64(seed), SplitMix64(seed)
     n = game.num_players
     steps = 0
+    filtered: Counter[str] = Counter()
     while True:
         player = state.current_player()
-        legal = state.legal_actions()
+        legal = expected_legal(state, tables)
+        if tables.filter_tree and player == 0:
+            dropped = set(state.legal_actions()) - set(legal)
+            filtered["joker dropped"] += any(codec.is_move(a) for a in dropped)
+            filtered["double dropped"] += codec.DOUBLE in dropped
+            filtered["double kept"] += codec.DOUBLE in legal
         where = f"{game.config()} seed {seed} step {steps}"
         assert pure.current_player() == player, where
         assert pure.legal_actions() == legal, where
@@ -176,14 +217,14 @@ def lockstep(game: Any, tables: SimTables, seed: int, by_policy: bool, check_set
         if check_sets:
             assert pure.possible_locations() == possible_locations(game, state.view(1).to_json()), where
         if player == TERMINAL:
-            return Counter([state.reason.split(":")[0].split(" at ")[0]])
+            return Counter([state.reason.split(":")[0].split(" at ")[0]]) + filtered
         if by_policy:
             action = pure.default_action(r_pure)
             if comp is not None:
                 assert comp.default_action(r_comp) == action, where
                 assert r_comp.state == r_pure.state, where
-            if tables.epsilon == 0.0:
-                check_policy(state, tables, action)
+            if (tables.epsilon_factor if player == 0 else tables.epsilon) == 0.0:
+                check_policy(state, tables, action, legal)
         else:
             action = legal[int(rng.integers(len(legal)))]
         state.apply(action)  # checked: the policy's choice must be legal
@@ -194,14 +235,15 @@ def lockstep(game: Any, tables: SimTables, seed: int, by_policy: bool, check_set
 
 
 def run_games(configs: list[dict[str, Any]], games_per_config: int, board: str | None = None,
-              set_every: int = 10) -> Counter[str]:
+              set_every: int = 10, policies: list[dict[str, Any]] | None = None) -> Counter[str]:
     ends: Counter[str] = Counter()
+    if policies is None:
+        policies = [{"epsilon": eps, "chase": chase, "filter_factor_moves": filt, "coalition_r": r}
+                    for eps, chase, filt, r in POLICIES]
     for c, options in enumerate(configs):
         game = solver.games.load("police07", **options, **({"board": board} if board else {}))
         for g in range(games_per_config):
-            eps, chase, filt, r = POLICIES[(c + g) % len(POLICIES)]
-            tables = SimTables.build(game, epsilon=eps, chase=chase, filter_factor_moves=filt,
-                                     coalition_r=r)
+            tables = SimTables.build(game, **policies[(c + g) % len(policies)])
             seed = 1000 * c + g
             ends += lockstep(game, tables, seed, by_policy=g % 2 == 1, check_sets=g % set_every == 0)
     return ends
@@ -225,6 +267,21 @@ def test_lockstep_with_the_rules_mini_board(mini: str) -> None:
 def test_lockstep_with_the_rules_many_games(mini: str) -> None:
     run_games(CONFIGS, 400, set_every=50)
     run_games(MINI_CONFIGS, 2000, board=mini, set_every=50)
+    run_games(CONFIGS, 100, set_every=50, policies=NW_POLICIES)
+    run_games(MINI_CONFIGS, 500, board=mini, set_every=50, policies=NW_POLICIES)
+
+
+def test_lockstep_nw_options_budapest() -> None:
+    # filter_tree: both twins list exactly the NW-filtered rules' actions; the playouts follow the
+    # per-stop joker rule and each side's own ε (check_policy wherever that side's ε is 0).
+    ends = run_games(CONFIGS[::2], 12, policies=NW_POLICIES)
+    assert ends["joker dropped"] and ends["double dropped"] and ends["double kept"], ends
+    assert any(k.startswith("detective") for k in ends), ends
+
+
+def test_lockstep_nw_options_mini_board(mini: str) -> None:
+    ends = run_games(MINI_CONFIGS, 60, board=mini, set_every=5, policies=NW_POLICIES)
+    assert ends["Dr. Factor is cornered"] > 0, ends
 
 
 # --- loading -------------------------------------------------------------------------------------
@@ -275,6 +332,11 @@ def test_a_finished_game_loads_as_terminal() -> None:
         ({"max_depth": -1}, "max_depth must be"),
         ({"max_depth": True}, "max_depth must be"),
         ({"chase": "belief", "track_possible": False}, "track_possible must be on"),
+        ({"epsilon_factor": 1.5}, "epsilon_factor must be None or in"),
+        ({"epsilon_factor": True}, "epsilon_factor must be None or in"),
+        ({"epsilon_factor": "low"}, "epsilon_factor must be None or in"),
+        ({"joker_filter": "none"}, "joker_filter must be 'all' or 'same_stop'"),
+        ({"filter_tree": 1}, "filter_tree must be true or false"),
     ],
 )
 def test_bad_tables_options(options: dict[str, Any], message: str) -> None:
@@ -286,6 +348,13 @@ def test_tables_are_cached_and_per_searcher() -> None:
     game = solver.games.load("police07", players=4)
     assert SimTables.build(game, epsilon=0.2) is SimTables.build(solver.games.load("police07", players=4),
                                                                  epsilon=0.2)
+    # epsilon_factor defaults to epsilon: the same tables as when it is spelt out
+    assert SimTables.build(game, epsilon=0.2) is SimTables.build(game, epsilon=0.2, epsilon_factor=0.2)
+    assert SimTables.build(game, epsilon=0.2).epsilon_factor == 0.2
+    split = SimTables.build(game, epsilon=0.2, epsilon_factor=0.7)
+    assert (split.epsilon, split.epsilon_factor) == (0.2, 0.7)
+    default = SimTables.build(game)
+    assert (default.joker_filter, default.filter_tree) == ("all", False)
     assert SimTables.for_searcher(game, 0).chase == "belief"
     assert SimTables.for_searcher(game, 2).chase == "true"
 
@@ -518,6 +587,47 @@ def test_random_policy_covers_every_candidate() -> None:
             sim.apply(sim.default_action(rng))
 
 
+def factor_candidates(sim: P07Sim, joker_filter: str) -> set[int]:
+    """Dr. Factor's playout candidates with filter_factor_moves, read from the policy's text."""
+    legal = sim.legal_actions()
+    moves = [a for a in legal if codec.is_move(a)]
+    ordinary = {a % 256 for a in moves if a < 3 * 256}
+    if joker_filter == "same_stop":
+        moves = [a for a in moves if a < 3 * 256 or a % 256 not in ordinary]
+    elif ordinary:
+        moves = [a for a in moves if a < 3 * 256]
+    dist = detective_distances(sim.t.game.board)
+    nearest = [min(int(dist[sim.pos[p], a % 256]) for p in range(1, sim.t.num_pieces)) for a in moves]
+    danger = codec.DOUBLE in legal and max(nearest) <= 1
+    return set(moves) | ({codec.DOUBLE} if danger else set())
+
+
+@pytest.mark.parametrize("joker_filter", ["all", "same_stop"])
+def test_factor_epsilon_is_his_own(joker_filter: str) -> None:
+    # epsilon_factor 1, epsilon 0: Dr. Factor draws uniformly among his filtered candidates while
+    # the detectives stay greedy, stepping to a stop nearest his.
+    game = solver.games.load("police07", players=3)
+    tables = SimTables.build(game, epsilon=0.0, epsilon_factor=1.0, joker_filter=joker_filter)
+    dist = detective_distances(game.board)
+    covered = 0
+    for seed in range(4):
+        sim = P07Sim.from_state(mid_game(game, seed, 3), tables)
+        rng = SplitMix64(seed)
+        while not sim.is_terminal():
+            legal = sim.legal_actions()
+            if sim.current_player() == 0 and not sim.take_queue and len(legal) > 1:
+                expected = factor_candidates(sim, joker_filter)
+                if len(expected) <= 20:
+                    assert {sim.default_action(rng) for _ in range(500)} == expected
+                    covered += 1
+            elif sim.current_player() > 0:
+                best = min(int(dist[sim.pos[0], a % 256]) for a in legal)
+                for _ in range(5):
+                    assert int(dist[sim.pos[0], sim.default_action(rng) % 256]) == best
+            sim.apply(sim.default_action(rng))
+    assert covered > 10
+
+
 def test_track_possible_off_changes_nothing_else() -> None:
     game = solver.games.load("police07", players=4, voluntary_show=True)
     on = SimTables.build(game, epsilon=0.5)
@@ -539,12 +649,15 @@ def test_track_possible_off_changes_nothing_else() -> None:
 
 
 @needs_compiled
-@pytest.mark.parametrize("policy", POLICIES)
-def test_compiled_playouts_equal_pure(policy: tuple[float, str, bool, float]) -> None:
-    eps, chase, filt, r = policy
+@pytest.mark.parametrize(
+    "policy",
+    [{"epsilon": eps, "chase": chase, "filter_factor_moves": filt, "coalition_r": r}
+     for eps, chase, filt, r in POLICIES] + NW_POLICIES,
+)
+def test_compiled_playouts_equal_pure(policy: dict[str, Any]) -> None:
     for options in CONFIGS[::3]:
         game = solver.games.load("police07", **options)
-        tables = SimTables.build(game, epsilon=eps, chase=chase, filter_factor_moves=filt, coalition_r=r)
+        tables = SimTables.build(game, **policy)
         for seed in range(4):
             state = after_setup(game, np.random.default_rng(seed))
             pure, comp = P07Sim.from_state(state, tables), compiled.P07Sim.from_state(state, tables)

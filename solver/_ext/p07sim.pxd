@@ -22,10 +22,13 @@ cdef struct P07Consts:
     bint voluntary_show
     uint64_t revealed       # bit m set: Dr. Factor's move m is shown
     int last_move
-    double epsilon
+    double epsilon           # the detectives' playout epsilon
+    double epsilon_factor    # Dr. Factor's
     double coalition_r
     bint chase_belief
     bint filter_moves
+    bint joker_same_stop     # the playout joker rule: joker_filter == "same_stop"
+    bint filter_tree         # Dr. Factor's legal actions are NW-filtered
     int max_depth
     bint track_possible
 

@@ -5,7 +5,15 @@ Tree Search" (IEEE Transactions on Computational Intelligence and AI in Games 4(
 determinization per iteration, drawn from the searching seat's belief; UCB1 whose exploration term
 counts how often an action was *available* rather than how often its parent was visited. As in
 OpenSpiel's IS-MCTS, a node is the information set of the seat to act, keyed by ``(seat,
-sim.key(seat))``, so all determinizations that the acting seat cannot tell apart share a node.
+sim.key(seat))``, so all determinizations that the acting seat cannot tell apart share a node
+(``SearchParams.keys="actor"``, the default).
+
+With ``keys="searcher"`` a node is keyed by ``(seat, sim.key(root_seat))`` instead: every decision,
+whoever makes it, is a node of what the *searching* seat knows. That is the single tree shared by
+all determinizations of Nijssen & Winands 2012 ("Monte Carlo Tree Search for the Hide-and-Seek Game
+Scotland Yard", IEEE TCIAIG 4(4)): in the seekers' tree the hider's decisions are keyed by the
+seekers' public information, so his node pools every determinization of where he is, and its
+edges are the legal moves of the determinization at hand.
 
 The algorithm, exactly. The compiled kernel (``ext/ismcts.pyx``) follows the same steps and makes the
 same random draws in the same order, so for the same determinizer and SplitMix64 state both return
@@ -17,9 +25,11 @@ the same :class:`SearchResult` (choice, visits, availability, values):
 
    a. if a node was created earlier in this iteration, leave the walk (go to 3);
    b. at a chance node (``current_player() == CHANCE``) apply ``sim.default_action(rng)``;
-   c. at a decision of seat ``s``: look up node ``(s, sim.key(s))``; create it when absent (the
-      expansion: at most one new node per iteration). The first decision of an iteration is the
-      root; its key must be the first iteration's root key, else :class:`BadStateError`.
+   c. at a decision of seat ``s``: look up node ``(s, k)``, where ``k = sim.key(s)`` with
+      ``keys="actor"`` and ``k = sim.key(root_seat)`` with ``keys="searcher"`` (one key call
+      either way); create it when absent (the expansion: at most one new node per iteration). The
+      first decision of an iteration is the root (``s`` is the root seat, so both rules read the
+      same key); its key must be the first iteration's root key, else :class:`BadStateError`.
       ``L = sim.legal_actions()`` (ascending; empty is a :class:`BadStateError`). Every action of
       ``L`` gets an edge if the node lacks one, and its availability goes up by one (before the
       choice, so a tried edge always has ``availability > visits`` when scored). The untried
@@ -65,6 +75,8 @@ from solver.search.sim import Determinizer
 
 FinalRule = Literal["visits", "value"]
 Engine = Literal["auto", "pure", "compiled"]
+#: whose information keys a node: the seat to act (ISMCTS) or the searching seat (NW single tree)
+NodeKeys = Literal["actor", "searcher"]
 
 #: Visit and availability counters are C ints in the kernel; budgets stay below this.
 MAX_ITERATIONS: Final[int] = 2**31 - 1
@@ -82,6 +94,8 @@ class SearchParams:
     final: FinalRule = "visits"
     #: a seconds budget reads the clock after every check_every-th iteration
     check_every: int = 16
+    #: node key: (seat, sim.key(seat)) with "actor", (seat, sim.key(root_seat)) with "searcher"
+    keys: NodeKeys = "actor"
 
     def __post_init__(self) -> None:
         if not (isinstance(self.c, (int, float)) and math.isfinite(self.c) and self.c >= 0):
@@ -92,6 +106,8 @@ class SearchParams:
                 raise ConfigError(f"ismcts: {name} must be an int in 1..{MAX_ITERATIONS}, not {value!r}")
         if self.final not in ("visits", "value"):
             raise ConfigError(f"ismcts: final must be 'visits' or 'value', not {self.final!r}")
+        if self.keys not in ("actor", "searcher"):
+            raise ConfigError(f"ismcts: keys must be 'actor' or 'searcher', not {self.keys!r}")
 
 
 @dataclass(frozen=True)
@@ -187,6 +203,7 @@ def search(
     """
     p = params or SearchParams()
     c, max_depth, check_every = float(p.c), p.max_playout_depth, p.check_every
+    searcher_keys = p.keys == "searcher"
     limit = budget.iterations
     seconds = budget.seconds
     tree: dict[tuple[Seat, int], dict[Action, _Edge]] = {}
@@ -211,7 +228,7 @@ def search(
             if seat == CHANCE:
                 sim.apply(sim.default_action(rng))
                 continue
-            key = sim.key(seat)
+            key = sim.key(root_seat if searcher_keys else seat)
             if not path:
                 if root is None:
                     root_key = key
@@ -336,6 +353,7 @@ def _kernel_search(
         float(params.c),
         params.max_playout_depth,
         params.check_every,
+        params.keys == "searcher",
     )
     error = raw["error"]
     if error:

@@ -50,11 +50,15 @@ only where there is a choice (one candidate: no draw):
    kind it holds fewest of (ties: metro, then bus, then taxi), as losing its last ticket of a kind
    strands it; no draw.
 2. Candidates. Detectives: the legal actions. Dr. Factor: his moves, never ``show`` (a playout that
-   shows him is rarely what the game would see); with ``filter_factor_moves`` joker moves only when
-   no taxi/bus/metro ticket move exists, and ``double`` only *in danger* (below). Without the
-   filter, ``double`` is a candidate whenever legal.
+   shows him is rarely what the game would see); with ``filter_factor_moves`` his joker moves are
+   thinned by ``joker_filter`` and ``double`` is a candidate only *in danger* (below). Without the
+   filter, every move is a candidate and so is ``double`` whenever legal. ``joker_filter``:
+   ``"all"`` (the default) drops every joker move while he has any taxi/bus/metro move;
+   ``"same_stop"`` drops a joker move only where one of his taxi/bus/metro moves reaches the same
+   stop (:func:`drop_covered_jokers`, Nijssen & Winands' rule, the one ``filter_tree`` applies).
 3. With probability ε (``rng.uniform() < ε``; no draw when ε is 0 or 1) a uniform candidate
-   (``rng.below``).
+   (``rng.below``). ε is ``epsilon`` for a detective and ``epsilon_factor`` for Dr. Factor (by
+   default the same number).
 4. Otherwise greedy, over detective distances (taxi/bus/metro, networkx: :mod:`.distances`).
    Detectives: the move that ends nearest the target, ties by ``rng.below``. The target is his
    determinized stop (``chase="true"``) or a stop drawn uniformly from the public possible set
@@ -64,6 +68,13 @@ only where there is a choice (one candidate: no draw):
    candidate; otherwise the move that maximises the distance to the nearest detective piece, ties
    by ``rng.below``.
 
+Move filtering in the tree (``filter_tree``, off by default). On, :meth:`P07Sim.legal_actions` gives
+Dr. Factor only what Nijssen & Winands' move filter keeps (:func:`nw_move_filter`: no joker move to
+a stop one of his taxi/bus/metro moves also reaches; ``double`` only when every stop he can reach is
+within one detective move of a detective piece), so the search, and the playouts that draw from the
+legal actions, never consider the rest. The applied transitions stay the rules'; off, the legal
+actions are exactly the rules' (the differential tests' premise).
+
 ``max_depth`` (0: none) cuts :func:`playout` short; the game itself ends by move 24.
 """
 
@@ -71,7 +82,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, Literal, Self, TypeAlias
@@ -117,6 +128,9 @@ ROOT_STOP: Final = 4 << 16
 
 _MASK64: Final = (1 << 64) - 1
 _JOKER_MOVE: Final = codec.JOKER_COMBO << 8  # the first joker move id
+_MOVE_END: Final = codec.MOVE_COMBOS << 8  # every move id is below (the other actions are above)
+
+JokerFilter = Literal["all", "same_stop"]
 
 
 def mix_key(key: int, code: int) -> int:
@@ -137,10 +151,17 @@ class SimTables:
     """
 
     game: Police07Game
+    #: the detectives' playout ε
     epsilon: float
+    #: Dr. Factor's playout ε (``epsilon`` unless set apart)
+    epsilon_factor: float
     coalition_r: float
     chase: Chase
     filter_factor_moves: bool
+    #: which joker moves ``filter_factor_moves`` drops from Dr. Factor's playout candidates
+    joker_filter: JokerFilter
+    #: Dr. Factor's legal actions are the NW-filtered ones (:func:`nw_move_filter`)
+    filter_tree: bool
     max_depth: int
     track_possible: bool
     num_stops: int
@@ -173,18 +194,28 @@ class SimTables:
         filter_factor_moves: bool = True,
         max_depth: int = 0,
         track_possible: bool = True,
+        epsilon_factor: float | None = None,
+        joker_filter: JokerFilter = "all",
+        filter_tree: bool = False,
     ) -> SimTables:
         """The tables of ``game`` with these playout options (cached per game and options).
 
         ``chase="true"`` suits the detectives' own search (they chase the determinized stop);
         ``"belief"`` suits Dr. Factor's, see :meth:`for_searcher`. ``track_possible`` keeps the
-        public possible-location set (needed by ``"belief"``). The defaults are starting points
-        for arena tuning, not measured optima.
+        public possible-location set (needed by ``"belief"``). ``epsilon`` is the detectives'
+        playout ε and ``epsilon_factor`` Dr. Factor's (None: ``epsilon``). ``joker_filter`` picks
+        the playout joker rule of ``filter_factor_moves`` and ``filter_tree`` filters Dr. Factor's
+        legal actions (module docstring). The defaults are starting points for arena tuning, not
+        measured optima.
         """
         # Checked before the cache, which would take 1 for True.
         _check_options(epsilon, coalition_r, chase, filter_factor_moves, max_depth, track_possible)
+        _check_nw_options(epsilon_factor, joker_filter, filter_tree)
+        # None is resolved here, so leaving epsilon_factor out and passing epsilon's value share
+        # one cache entry (and one compiled table).
+        factor_eps = float(epsilon if epsilon_factor is None else epsilon_factor)
         return _build_tables(game, float(epsilon), float(coalition_r), chase, filter_factor_moves,
-                             max_depth, track_possible)
+                             max_depth, track_possible, factor_eps, joker_filter, filter_tree)
 
     @staticmethod
     def for_searcher(game: Police07Game, seat: Seat, **options: Any) -> SimTables:
@@ -214,10 +245,22 @@ def _check_options(epsilon: Any, coalition_r: Any, chase: Any, filter_factor_mov
         raise ConfigError("p07 sim: chase='belief' draws from the possible set: track_possible must be on")
 
 
+def _check_nw_options(epsilon_factor: Any, joker_filter: Any, filter_tree: Any) -> None:
+    if epsilon_factor is not None and (
+        isinstance(epsilon_factor, bool) or not isinstance(epsilon_factor, (int, float))
+        or not (math.isfinite(epsilon_factor) and 0.0 <= epsilon_factor <= 1.0)
+    ):
+        raise ConfigError(f"p07 sim: epsilon_factor must be None or in [0, 1], not {epsilon_factor!r}")
+    if joker_filter not in ("all", "same_stop"):
+        raise ConfigError(f"p07 sim: joker_filter must be 'all' or 'same_stop', not {joker_filter!r}")
+    if not isinstance(filter_tree, bool):
+        raise ConfigError(f"p07 sim: filter_tree must be true or false, not {filter_tree!r}")
+
+
 @lru_cache(maxsize=32)
 def _build_tables(
     game: Police07Game, epsilon: float, coalition_r: float, chase: str, filter_factor_moves: bool,
-    max_depth: int, track_possible: bool,
+    max_depth: int, track_possible: bool, epsilon_factor: float, joker_filter: str, filter_tree: bool,
 ) -> SimTables:
     board = game.board
     nbr = neighbour_masks(board)
@@ -240,9 +283,12 @@ def _build_tables(
     return SimTables(
         game=game,
         epsilon=epsilon,
+        epsilon_factor=epsilon_factor,
         coalition_r=coalition_r,
         chase="belief" if chase == "belief" else "true",
         filter_factor_moves=filter_factor_moves,
+        joker_filter="same_stop" if joker_filter == "same_stop" else "all",
+        filter_tree=filter_tree,
         max_depth=max_depth,
         track_possible=track_possible,
         num_stops=board.num_stops,
@@ -410,7 +456,8 @@ class P07Sim:
         return 0 if self.phase == FACTOR_PHASE else self.t.piece_seat[self.piece]
 
     def legal_actions(self) -> list[Action]:
-        """Sorted legal actions, exactly as ``Police07State.legal_actions``."""
+        """Sorted legal actions, exactly as ``Police07State.legal_actions`` (with ``filter_tree``:
+        Dr. Factor's after :func:`nw_move_filter`)."""
         if self.phase == FACTOR_PHASE:
             tk = self.tickets
             if self.take_queue:
@@ -422,6 +469,8 @@ class P07Sim:
                     acts.append(DOUBLE)
                 if self._can_show():
                     acts.append(SHOW)
+            if self.t.filter_tree:
+                return nw_move_filter(acts, self._nearest)
             return acts
         if self.phase == DETECTIVE_PHASE:
             return self._moves(self.piece) or [PASS]
@@ -684,8 +733,11 @@ class P07Sim:
     def _factor_choice(self, legal: list[Action], rng: SplitMix64) -> Action:
         t = self.t
         moves = [a for a in legal if a < DOUBLE]
-        if t.filter_factor_moves and moves[0] < _JOKER_MOVE:
-            moves = [a for a in moves if a < _JOKER_MOVE]
+        if t.filter_factor_moves:
+            if t.joker_filter == "same_stop":
+                moves = drop_covered_jokers(moves)
+            elif moves[0] < _JOKER_MOVE:
+                moves = [a for a in moves if a < _JOKER_MOVE]
         has_double = DOUBLE in legal
         scores: list[int] | None = None
         best = 0
@@ -696,7 +748,7 @@ class P07Sim:
         cands = moves + [DOUBLE] if has_double else moves
         if len(cands) == 1:
             return cands[0]
-        if _explore(t.epsilon, rng):
+        if _explore(t.epsilon_factor, rng):
             return cands[rng.below(len(cands))]
         if scores is None:
             scores = [self._nearest(a & 255) for a in moves]
@@ -717,6 +769,55 @@ class P07Sim:
         row = t.dist[target]
         scores = [row[a & 255] for a in legal]
         return _pick(legal, scores, min(scores), rng)
+
+
+# --- Nijssen & Winands' move filter for Dr. Factor -------------------------------------------------
+
+
+def drop_covered_jokers(actions: Sequence[Action]) -> list[Action]:
+    """``actions`` without each joker move to a stop that a taxi/bus/metro move among them reaches.
+
+    The joker stays for the water bus and for lines he holds no ticket for. Order is kept.
+
+    >>> taxi_5, joker_5, joker_7 = (codec.move_action(c, s) for c, s in ((0, 5), (3, 5), (3, 7)))
+    >>> drop_covered_jokers([taxi_5, joker_5, joker_7]) == [taxi_5, joker_7]
+    True
+    """
+    ordinary = 0
+    for a in actions:
+        if 0 <= a < _JOKER_MOVE:
+            ordinary |= 1 << (a & 255)
+    return [a for a in actions if not (_JOKER_MOVE <= a < _MOVE_END and ordinary >> (a & 255) & 1)]
+
+
+def factor_in_danger(moves: Iterable[Action], nearest: Callable[[Stop], int]) -> bool:
+    """True when every move of ``moves`` ends within one detective move of a detective piece.
+
+    ``nearest(stop)`` is the detective distance from ``stop`` to the nearest detective piece (the
+    table the playout policy reads). No moves: not in danger.
+    """
+    best = -1
+    for a in moves:
+        d = nearest(a & 255)
+        if d > best:
+            best = d
+    return 0 <= best <= 1
+
+
+def nw_move_filter(legal: Sequence[Action], nearest: Callable[[Stop], int]) -> list[Action]:
+    """Dr. Factor's legal actions that Nijssen & Winands' move filtering keeps (the one
+    implementation: ``filter_tree`` and ``bots.nw2012.filtered_actions`` both call it).
+
+    Scotland Yard's hider filtering of black-fare tickets and double moves, mapped to the joker and
+    the double-move ticket: a joker move is dropped where a taxi/bus/metro move reaches the same
+    stop (:func:`drop_covered_jokers`); ``double`` is kept only in danger
+    (:func:`factor_in_danger` over his moves). Everything else (show, take) is kept, and every
+    stop he can reach keeps a move, so a non-empty ``legal`` stays non-empty.
+    """
+    kept = drop_covered_jokers(legal)
+    if DOUBLE in kept and not factor_in_danger([a for a in kept if 0 <= a < _MOVE_END], nearest):
+        kept.remove(DOUBLE)
+    return kept
 
 
 def _explore(epsilon: float, rng: SplitMix64) -> bool:
