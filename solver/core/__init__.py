@@ -8,7 +8,7 @@ from solver.core.errors import (
     InvalidActionError,
 )
 from solver.core.events import Event, visible_events
-from solver.core.game import JSON, Decision, DecisionKind, Game, State, View, stable_hash
+from solver.core.game import JSON, Decision, DecisionKind, Game, JSONView, State, View, stable_hash
 from solver.core.seeds import make_rng, spawn
 from solver.core.types import CHANCE, TERMINAL, Action, Seat
 
@@ -26,6 +26,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "InvalidActionError",
+    "JSONView",
     "Seat",
     "State",
     "View",

@@ -150,6 +150,36 @@ class View(ABC):
         return self.key()
 
 
+class JSONView(View):
+    """A view held as its JSON, with the seat's legal actions and the pending decision alongside.
+
+    Games compute the JSON with one function from (state, seat) and wrap it here; subclasses add
+    game-specific accessors.
+    """
+
+    def __init__(self, game: Game, seat: Seat, data: JSON, legal: tuple[Action, ...],
+                 decision: Decision) -> None:
+        self.game = game
+        self.seat = seat
+        self._data = data
+        self._legal = legal
+        self._decision = decision
+
+    def to_json(self) -> JSON:
+        """The view as JSON."""
+        return self._data
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """This seat's legal actions now; empty when another seat or chance acts."""
+        return self._legal
+
+    @property
+    def decision(self) -> Decision:
+        """The pending decision, as far as this seat can tell."""
+        return self._decision
+
+
 class State(ABC):
     """The true position of one game in progress."""
 

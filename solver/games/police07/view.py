@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from solver.core import JSON, Action, Decision, Seat, View
+from solver.core import JSON, Action, JSONView, Seat
 from solver.games.police07 import codec
 
 if TYPE_CHECKING:
-    from solver.games.police07.rules import Police07Game, Police07State
+    from solver.games.police07.rules import Police07State
 
 _TICKETS3 = ("taxi", "bus", "metro")
 
@@ -51,30 +51,8 @@ def public_text(action: Action, piece: int, shown: int) -> str:
     return codec.action_to_str(action)
 
 
-class Police07View(View):
+class Police07View(JSONView):
     """One seat's information state; equal views have equal JSON and equal ``key()``."""
-
-    def __init__(self, game: Police07Game, seat: Seat, data: JSON, legal: tuple[Action, ...],
-                 decision: Decision) -> None:
-        self.game = game
-        self.seat = seat
-        self._data = data
-        self._legal = legal
-        self._decision = decision
-
-    def to_json(self) -> JSON:
-        """The view as JSON (see the module docstring)."""
-        return self._data
-
-    @property
-    def legal_actions(self) -> tuple[Action, ...]:
-        """This seat's legal actions now; empty when another seat or chance acts."""
-        return self._legal
-
-    @property
-    def decision(self) -> Decision:
-        """The pending decision (public in Police 07)."""
-        return self._decision
 
     @property
     def role(self) -> str:
