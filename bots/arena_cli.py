@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bots.cli import DEFAULT_GAME, EXIT_OK, UsageError, _count, game_options
+from bots.cli import DEFAULT_GAME, EXIT_OK, UsageError, _count, add_variant_flags, game_options
 from solver.core import JSON, Game
 from solver.games import load as load_game
 from solver.search import arena
@@ -128,12 +128,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--workers", type=_positive_int, metavar="N", help="parallel games (default: CPU count)")
     p.add_argument("--json", metavar="PATH", help="write the full report (settings, tallies, games) to PATH")
     p.add_argument("--players", type=int, metavar="N", help="number of players (Police 07: 2..6, default 4)")
-    p.add_argument(
-        "--voluntary-show", action="store_true", help="variant: Dr. Factor may show himself to take tickets"
-    )
-    p.add_argument("--unlimited-tickets", action="store_true", help="variant: detectives ride ticket-free")
-    p.add_argument("--free-start", action="store_true", help="variant: pieces choose their start stops")
-    p.add_argument("--board", metavar="PATH", help="a board file instead of the shipped Budapest map")
+    add_variant_flags(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar and no heading: only the table")
     return p
 

@@ -131,12 +131,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     )
     p.add_argument("--seed", type=_count, help="seed of the game (default: drawn at random and printed)")
     p.add_argument("--replay", metavar="PATH", help="write the referee's record of the game to PATH (JSONL)")
-    p.add_argument(
-        "--voluntary-show", action="store_true", help="variant: Dr. Factor may show himself to take tickets"
-    )
-    p.add_argument("--unlimited-tickets", action="store_true", help="variant: detectives ride ticket-free")
-    p.add_argument("--free-start", action="store_true", help="variant: pieces choose their start stops")
-    p.add_argument("--board", metavar="PATH", help="a board file instead of the shipped Budapest map")
+    add_variant_flags(p)
     p.add_argument("--quiet", action="store_true", help="print only the result (and human prompts)")
     sub["play"] = p
 
@@ -227,6 +222,16 @@ def cmd_bots(game: str | None, out: TextIO) -> int:
 
 
 # --- play -------------------------------------------------------------------------------------
+
+
+def add_variant_flags(p: argparse.ArgumentParser) -> None:
+    """The game-variant flags that ``play`` and ``arena`` share (read back by :func:`game_options`)."""
+    p.add_argument(
+        "--voluntary-show", action="store_true", help="variant: Dr. Factor may show himself to take tickets"
+    )
+    p.add_argument("--unlimited-tickets", action="store_true", help="variant: detectives ride ticket-free")
+    p.add_argument("--free-start", action="store_true", help="variant: pieces choose their start stops")
+    p.add_argument("--board", metavar="PATH", help="a board file instead of the shipped Budapest map")
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
