@@ -155,8 +155,10 @@ class Police07ISMCTSBot(ISMCTSBot):
     options: ClassVar[Mapping[str, Option]] = {
         **_BUDGET_OPTIONS,
         "epsilon": Option(0.1, float, "playout: probability of a uniform move, not the policy's", 0.0, 1.0),
+        # 0.3, not NW2012's 0.1: the better of 0.1/0.3/0.5 against nw2012 in seeded arenas
+        # (bench/results/README.md, "tuning ismcts").
         "coalition_r": Option(
-            0.1, float, "reward a detective gives up when a teammate captures (below 1)", 0.0, 0.999
+            0.3, float, "reward a detective gives up when a teammate captures (below 1)", 0.0, 0.999
         ),
         "weights": Option(
             True, bool, "detectives: draw Dr. Factor's stop by the learnt location-category weights "
