@@ -10,6 +10,7 @@ from solver.core import ConfigError, Game
 #: Game name -> "module:class" of its Game; imported lazily so one game's data never loads another's.
 GAMES: dict[str, str] = {
     "police07": "solver.games.police07.rules:Police07Game",
+    "gcbc": "solver.games.gcbc.rules:GCBCGame",
 }
 
 

@@ -1,0 +1,1 @@
+"""Good Cop Bad Cop: rules, Equipment content, codec, views and determinization (see ``rules``)."""

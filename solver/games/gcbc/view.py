@@ -1,0 +1,123 @@
+"""What one Good Cop Bad Cop seat may know, computed from the true state by one function.
+
+A seat knows its own Integrity cards (identity and face state), every face-up card, its own
+Equipment, what it investigated or was shown (Polygraph, a card it received, an Equipment card it
+took or looked at), which returned Equipment cards it saw go under, and everything public: who is
+alive or wounded, Guns and aims, hand sizes, the turn order, announcements and plays. Nothing else.
+At the end every Integrity card is shown.
+
+``history`` is the seat's perfect-recall record: one entry per action, ``[actor, text, events]``,
+where ``text`` is the action as this seat saw it (``"draw ?"``, ``"arrange ?"``, ``"keep ?"``,
+``"deal ?"``, ``"leaders ?"`` where hidden) and ``events`` the events of that action it may see.
+
+View JSON::
+
+    {"game": "gcbc", "config": {...}, "seat": 2, "turn": 7, "active": 4, "direction": 1,
+     "players": [{"seat": 0, "alive": true, "wounded": false, "inverted": false, "gun": true,
+                  "aim": 3, "equipment": 1,
+                  "cards": [{"card": "honest", "face_up": true}, {"card": null, "face_up": false}, ...]},
+                 ...],
+     "hand": ["taser"], "guns_centre": 1,
+     "deck": {"unseen": 7, "bottom": ["smoke-grenade", null]},   # returned cards, next drawn first
+     "announced": "shoot", "forced_shoot": false, "extra_turns": [], "next_turn": null,
+     "camera": [[3, 1]],                # cards a Surveillance Camera could expose now
+     "investigated": [[5, 3, 0, "crooked"], ...],   # [history index, seat, pos, card] seen by this seat
+     "history": [[-1, "leaders ?", []], ...],
+     "decision": {...}, "legal_actions": ["pass", "play taser 3"],
+     "winner": null, "winners": [], "reason": ""}
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solver.core import JSON, Action, Decision, Seat, View
+from solver.games.gcbc.deal import INTEGRITY_NAMES
+
+if TYPE_CHECKING:
+    from solver.games.gcbc.rules import GCBCGame, GCBCState
+
+
+class GCBCView(View):
+    """One seat's information state; equal views have equal JSON and equal ``key()``."""
+
+    def __init__(self, game: GCBCGame, seat: Seat, data: JSON, legal: tuple[Action, ...],
+                 decision: Decision) -> None:
+        self.game = game
+        self.seat = seat
+        self._data = data
+        self._legal = legal
+        self._decision = decision
+
+    def to_json(self) -> JSON:
+        """The view as JSON (see the module docstring)."""
+        return self._data
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """This seat's legal actions now; empty when another seat or chance acts."""
+        return self._legal
+
+    @property
+    def decision(self) -> Decision:
+        """The pending decision (its prompt is public)."""
+        return self._decision
+
+
+def build_view(st: GCBCState, seat: Seat) -> GCBCView:
+    """Compute ``seat``'s view of ``st`` (the only place hidden facts are filtered)."""
+    game = st.game
+    ids = game.card_ids
+    players = []
+    for s in range(st.n):
+        cards = [
+            {"card": INTEGRITY_NAMES[c] if (s == seat or up) else None, "face_up": up}
+            for c, up in zip(st.cards[s], st.face_up[s], strict=True)
+        ] if st.face_up[s] else [
+            {"card": INTEGRITY_NAMES[c] if s == seat else None, "face_up": False} for c in st.cards[s]
+        ]
+        players.append({
+            "seat": s, "alive": st.alive[s], "wounded": st.wounded[s], "inverted": st.inverted[s],
+            "gun": st.gun[s], "aim": st.aim[s] if st.aim[s] >= 0 else None,
+            "equipment": len(st.hands[s]), "cards": cards,
+        })
+    history: list[list[Any]] = []
+    investigated: list[list[Any]] = []
+    ends = [*st.marks[1:], len(st.events)]
+    for i, (actor, text, seen, hidden) in enumerate(st.records):
+        events = [e.to_json() for e in st.events[st.marks[i]:ends[i]] if e.visible(seat)]
+        for e in events:
+            if e["kind"] == "Investigated" and e["by"] == seat:
+                investigated.append([i, e["seat"], e["pos"], e["card"]])
+        history.append([actor, text if seen is None or seat in seen else hidden, events])
+    decision = st.decision()
+    legal = tuple(st.legal_actions()) if decision.seat == seat else ()
+    data: JSON = {
+        "game": game.name,
+        "config": game.config(),
+        "seat": seat,
+        "turn": st.turn,
+        "active": st.active if st.turn else None,
+        "direction": st.direction,
+        "players": players,
+        "hand": [ids[c] for c in st.hands[seat]],
+        "guns_centre": st.guns_centre,
+        "deck": {
+            "unseen": len(st.unseen),
+            "bottom": [ids[c] if k is None or seat in k else None for c, k in zip(st.bottom, st.bottom_known,
+                                                                                strict=True)],
+        },
+        "announced": game.action_to_str(st.announced) if st.announced >= 0 else None,
+        "forced_shoot": st.forced_shoot,
+        "extra_turns": list(st.extra_turns),
+        "next_turn": st.next_turn if st.next_turn >= 0 else None,
+        "camera": [[t, p] for t, p in st.camera],
+        "investigated": investigated,
+        "history": history,
+        "decision": decision.to_json(),
+        "legal_actions": [game.action_to_str(a) for a in legal],
+        "winner": st.winner or None,
+        "winners": list(st.winners),
+        "reason": st.reason,
+    }
+    return GCBCView(game, seat, data, legal, decision)

@@ -1,0 +1,221 @@
+"""Good Cop Bad Cop against the conformance suite, many seeded random games, and determinization.
+
+``check_game`` (solver/testing.py) runs on every player count (4-8) with both Equipment decks. The
+random-game runs play many more games checking the rules' own invariants (cards, guns and Equipment
+are conserved, hands respect the limit, the leader cards stay in living hands, the end is reported
+consistently); the 10,000-game run and the thorough conformance matrix are marked ``slow``.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+import solver.games
+from solver.core import BadStateError
+from solver.games.gcbc import ops
+from solver.testing import check_game
+from tests.test_gcbc_rules import HANDS4, do, start
+
+DECKS = ("rulebook", "4th")
+CONFIGS = list(itertools.product(range(4, 9), DECKS))
+GUNS = {4: 2, 5: 3, 6: 3, 7: 4, 8: 4}
+
+
+# --- the conformance suite --------------------------------------------------------------------------
+@pytest.mark.parametrize(("players", "deck"), CONFIGS, ids=[f"{p}p-{d}" for p, d in CONFIGS])
+def test_check_game(players: int, deck: str) -> None:
+    game = solver.games.load("gcbc", players=players, deck=deck)
+    report = check_game(game, seed=players, games=1, check_every=60, resamples=1, max_branch=4)
+    assert report.games == 1 and report.deep_checks > 0 and report.response_nodes > 0
+    assert report.resamples_varied > 0, "views must hide something for resample to vary"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "deck"), CONFIGS, ids=[f"{p}p-{d}" for p, d in CONFIGS])
+def test_check_game_thorough(players: int, deck: str) -> None:
+    game = solver.games.load("gcbc", players=players, deck=deck)
+    report = check_game(game, seed=100 + players, games=1, check_every=20, resamples=2)
+    assert report.games == 2
+
+
+# --- many random games --------------------------------------------------------------------------------
+def check_invariants(state: Any) -> None:
+    """What must hold in every state of every game (read off the true state)."""
+    game, n = state.game, state.game.num_players
+    cards = [c for hand in state.cards for c in hand]
+    if state.turn:
+        assert cards.count(0) == 1 and cards.count(1) == 1, "one Agent and one Kingpin, never discarded"
+        assert all(len(h) in (1, 3) for h in state.cards)
+        if not state.is_terminal():
+            holders = {s for s in range(n) if 0 in state.cards[s] or 1 in state.cards[s]}
+            assert all(state.alive[s] for s in holders), "leader cards are held by living players"
+            assert all(not state.wounded[s] or holders & {s} for s in range(n) if state.alive[s])
+    held = sum(len(h) for h in state.hands)
+    assert held + len(state.unseen) + len(state.bottom) == len(game.card_ids)
+    assert len(set(itertools.chain(*state.hands, state.unseen, state.bottom))) == len(game.card_ids)
+    assert state.guns_centre + sum(state.gun) == GUNS[n]
+    over = [s for s in range(n) if len(state.hands[s]) > 1]
+    settling = bool(state.stack) and state.stack[-1][0] == ops.KEEP_EQUIP
+    assert not over or (settling and over == [state.stack[-1][1]]), "a hand over the limit is settled at once"
+    assert all(not state.gun[s] for s in range(n) if not state.alive[s])
+    assert all(state.aim[s] != s for s in range(n))
+
+
+def random_game(game: Any, rng: np.random.Generator, every: int = 1) -> Any:
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if steps % every == 0:
+            check_invariants(state)
+        legal = state.legal_actions()
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            probs = np.array([p for _, p in outcomes])
+            action = outcomes[int(rng.choice(len(outcomes), p=probs))][0]
+        else:
+            action = legal[int(rng.integers(len(legal)))]
+        state.apply_unchecked(action)
+        steps += 1
+        if steps > 20_000:
+            raise AssertionError(f"no end after 20,000 actions: {state.to_json()['actions'][-40:]}")
+    check_invariants(state)
+    check_end(state)
+    return state
+
+
+def check_end(state: Any) -> None:
+    n = state.game.num_players
+    returns = state.returns()  # +1 to the winners, -1 to everyone else
+    assert returns == [1.0 if s in state.winners else -1.0 for s in range(n)]
+    if state.winner == "solo":
+        assert len(state.winners) == 1 and {0, 1} <= set(state.cards[state.winners[0]])
+    else:
+        leader = 1 if state.winner == "honest" else 0  # the eliminated leader card
+        assert any(leader in state.cards[s] and not state.alive[s] for s in range(n))
+        assert state.winners and len(state.winners) < n
+    assert all(all(f) for f in state.face_up)
+
+
+def play_many(games: int, seed: int) -> dict[str, Counter[str]]:
+    tally: dict[str, Counter[str]] = {"winner": Counter(), "cards": Counter()}
+    seeds = np.random.SeedSequence(seed).spawn(games)
+    for i, seq in enumerate(seeds):
+        players, deck = CONFIGS[i % len(CONFIGS)]
+        game = solver.games.load("gcbc", players=players, deck=deck)
+        state = random_game(game, np.random.default_rng(seq), every=1 if i < 50 else 7)
+        tally["winner"][state.winner] += 1
+        for e in state.events:
+            if e.kind == "EquipmentPlayed":
+                tally["cards"][f"{deck}:{e.to_json()['card']}"] += 1
+    return tally
+
+
+def test_random_games_quick() -> None:
+    tally = play_many(200, seed=2026)
+    assert set(tally["winner"]) == {"honest", "crooked", "solo"}
+    played = {key.split(":")[1] for key in tally["cards"]}
+    assert len(played) == 16, f"cards never played: {played}"
+
+
+@pytest.mark.slow
+def test_ten_thousand_random_games() -> None:
+    begin = time.perf_counter()
+    tally = play_many(10_000, seed=7)
+    assert sum(tally["winner"].values()) == 10_000
+    assert len(tally["cards"]) == 32  # every card of both decks was played
+    print(f"\n10,000 random games in {time.perf_counter() - begin:.0f}s: {dict(tally['winner'])}")
+
+
+def test_same_seed_same_game() -> None:
+    game = solver.games.load("gcbc", players=6)
+    a = random_game(game, np.random.default_rng(5), every=50)
+    b = random_game(game, np.random.default_rng(5), every=50)
+    assert a.to_json() == b.to_json() and a.returns() == b.returns()
+
+
+# --- determinization and its belief hook -----------------------------------------------------------
+def mid_game(players: int = 5, seed: int = 3, steps: int = 150, deck: str = "rulebook") -> Any:
+    game = solver.games.load("gcbc", players=players, deck=deck)
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while len(state.history) < steps and not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+def laid_out(state: Any) -> list[list[str]]:
+    """The deal a belief names: each seat's cards in the order it laid them out at set-up
+    (set-up is 1 + 3 * players actions: leaders, deals, Equipment draws, layouts)."""
+    names = ["agent", "kingpin", "honest", "crooked"]
+    probe = state.game.new_initial_state()
+    for action in state.history[:1 + 3 * state.n]:
+        probe.apply(action)
+    return [[names[c] for c in probe.cards[seat]] for seat in range(state.n)]
+
+
+def test_resample_keeps_what_the_seat_knows() -> None:
+    state = mid_game()
+    for seat in range(state.n):
+        view = state.view(seat)
+        drawn = state.game.resample(view, np.random.default_rng(seat))
+        assert drawn.view(seat).to_json() == view.to_json()
+        assert drawn.cards[seat] == state.cards[seat]
+
+
+def test_belief_object_with_sample_deal() -> None:
+    state = mid_game()
+    truth = laid_out(state)
+
+    class Oracle:
+        calls = 0
+
+        def sample_deal(self, view: Any, rng: np.random.Generator) -> list[list[str]]:
+            Oracle.calls += 1
+            return truth
+
+    drawn = state.game.resample(state.view(2), np.random.default_rng(0), Oracle())
+    assert drawn.cards == state.cards and Oracle.calls >= 1
+
+
+def test_belief_weighted_deals_drop_the_impossible() -> None:
+    state = mid_game()
+    truth = laid_out(state)
+    impossible = copy.deepcopy(truth)
+    seat = 2
+    impossible[seat] = list(reversed(truth[seat])) if truth[seat] != truth[seat][::-1] else ["x"] * 3
+    if impossible[seat] == ["x"] * 3:
+        pytest.skip("seat 2's hand reads the same both ways")
+    drawn = state.game.resample(state.view(seat), np.random.default_rng(1), [(0.9, impossible), (0.1, truth)])
+    assert drawn.cards == state.cards
+    with pytest.raises(BadStateError, match="no weighted deal is consistent"):
+        state.game.resample(state.view(seat), np.random.default_rng(1), [(1.0, impossible)])
+
+
+def test_view_from_json_rejects_what_no_game_shows() -> None:
+    state = start()
+    do(state, "investigate 1.0")
+    game = state.game
+    data = copy.deepcopy(state.view(0).to_json())
+    assert game.view_from_json(copy.deepcopy(data)) == state.view(0)
+    lie = copy.deepcopy(data)
+    lie["players"][0]["cards"][0]["card"] = "crooked"  # seat 0 holds the Agent
+    with pytest.raises(BadStateError):
+        game.view_from_json(lie)
+    peek = copy.deepcopy(data)
+    peek["players"][2]["cards"][0]["card"] = HANDS4[2][0]  # a card seat 0 never saw
+    with pytest.raises(BadStateError, match="'players'"):
+        game.view_from_json(peek)
+    with pytest.raises(BadStateError, match="seat"):
+        game.view_from_json(dict(data, seat=7))
+    with pytest.raises(BadStateError):
+        game.view_from_json(dict(data, history=[[0, "fly away", []]]))
+    with pytest.raises(BadStateError):
+        game.view_from_json({"game": "gcbc"})
