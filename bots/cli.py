@@ -43,6 +43,7 @@ import numpy as np
 
 import solver
 from bots.display import GamePrinter, game_title, make_printer, numbered
+from bots.registry import available as available_bots
 from solver import _accel
 from solver.core import (
     CHANCE,
@@ -127,7 +128,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         help="who plays seat N: 'human' or a bot name (repeatable; seat 0 is Dr. Factor)",
     )
     p.add_argument(
-        "--bot", default=DEFAULT_BOT, help=f"bot for the seats no --seat names (default {DEFAULT_BOT})"
+        "--bot", default=None,
+        help=f"bot for the seats no --seat names (default {DEFAULT_BOT}, or random for a game without one)"
     )
     p.add_argument("--seed", type=_count, help="seed of the game (default: drawn at random and printed)")
     p.add_argument("--replay", metavar="PATH", help="write the referee's record of the game to PATH (JSONL)")
@@ -509,7 +511,10 @@ def audience(seats: dict[Seat, str]) -> frozenset[Seat] | None:
 def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
     """Play one game; print it round by round."""
     game = load_game(args.game, **game_options(args))
-    seats = assign_seats(game, args.seat, args.bot)
+    default_bot = args.bot
+    if default_bot is None:
+        default_bot = DEFAULT_BOT if DEFAULT_BOT in available_bots(game.name) else "random"
+    seats = assign_seats(game, args.seat, default_bot)
     seed = args.seed if args.seed is not None else secrets.randbelow(_SEED_BOUND)
     viewers = audience(seats)
     printer = make_printer(game, viewers)
