@@ -31,37 +31,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from solver.core import JSON, Action, Decision, Seat, View
+from solver.core import JSON, JSONView, Seat
 from solver.games.gcbc.deal import INTEGRITY_NAMES
 
 if TYPE_CHECKING:
-    from solver.games.gcbc.rules import GCBCGame, GCBCState
+    from solver.games.gcbc.rules import GCBCState
 
 
-class GCBCView(View):
+class GCBCView(JSONView):
     """One seat's information state; equal views have equal JSON and equal ``key()``."""
-
-    def __init__(self, game: GCBCGame, seat: Seat, data: JSON, legal: tuple[Action, ...],
-                 decision: Decision) -> None:
-        self.game = game
-        self.seat = seat
-        self._data = data
-        self._legal = legal
-        self._decision = decision
-
-    def to_json(self) -> JSON:
-        """The view as JSON (see the module docstring)."""
-        return self._data
-
-    @property
-    def legal_actions(self) -> tuple[Action, ...]:
-        """This seat's legal actions now; empty when another seat or chance acts."""
-        return self._legal
-
-    @property
-    def decision(self) -> Decision:
-        """The pending decision (its prompt is public)."""
-        return self._decision
 
 
 def build_view(st: GCBCState, seat: Seat) -> GCBCView:
