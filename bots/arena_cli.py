@@ -40,7 +40,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bots.cli import DEFAULT_GAME, EXIT_OK, UsageError, _count, add_variant_flags, game_options
+from bots.cli import (
+    DEFAULT_GAME,
+    EXIT_OK,
+    UsageError,
+    _count,
+    add_variant_flags,
+    game_options,
+    positive_float,
+    positive_int,
+)
 from solver.core import JSON, Game
 from solver.games import load as load_game
 from solver.search import arena
@@ -59,23 +68,6 @@ def _role_names() -> list[str]:
         for role in roles:
             seen.setdefault(role.name, None)
     return list(seen)
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0.0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
-    return value
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -97,7 +89,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             f"--{role}", metavar="BOT", help=f"the bot in the {role} role of the first line-up (role form)"
         )
     p.add_argument(
-        "--games", type=_positive_int, default=DEFAULT_GAMES, metavar="N",
+        "--games", type=positive_int, default=DEFAULT_GAMES, metavar="N",
         help=f"deals to play (default {DEFAULT_GAMES}); each deal is played once per line-up, "
         "so Police 07 plays 2N games",
     )
@@ -105,11 +97,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--seed", type=_count, help="seed of the tournament (default: drawn at random and printed)"
     )
     p.add_argument(
-        "--seconds", type=_positive_float, metavar="S",
+        "--seconds", type=positive_float, metavar="S",
         help="search time per move, for the entrants whose bot takes a 'seconds' option",
     )
     p.add_argument(
-        "--iterations", type=_positive_int, metavar="N",
+        "--iterations", type=positive_int, metavar="N",
         help="search iterations per move, for the entrants whose bot takes an 'iterations' option",
     )
     for side in ["a", "b", *_role_names()]:
@@ -125,7 +117,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--backend", choices=arena.BACKENDS, default="process",
         help="where games run: process (local processes, default), serial, or ray (a Ray cluster)",
     )
-    p.add_argument("--workers", type=_positive_int, metavar="N", help="parallel games (default: CPU count)")
+    p.add_argument("--workers", type=positive_int, metavar="N", help="parallel games (default: CPU count)")
     p.add_argument("--json", metavar="PATH", help="write the full report (settings, tallies, games) to PATH")
     p.add_argument("--players", type=int, metavar="N", help="number of players (Police 07: 2..6, default 4)")
     add_variant_flags(p)

@@ -143,7 +143,6 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     sub["replay"] = p
 
     from bots import hint  # the advisor's defaults live with it
-    from bots.arena_cli import _positive_float, _positive_int  # the arena's argparse types, shared
 
     p = commands.add_parser(
         "hint",
@@ -160,11 +159,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     )
     thinking = p.add_mutually_exclusive_group()
     thinking.add_argument(
-        "--seconds", type=_positive_float, metavar="S",
+        "--seconds", type=positive_float, metavar="S",
         help=f"search time in seconds (default {hint.DEFAULT_SECONDS}); the hint varies with machine speed",
     )
     thinking.add_argument(
-        "--iterations", type=_positive_int, metavar="N",
+        "--iterations", type=positive_int, metavar="N",
         help="search iterations instead of time: the same position, N and seed give the same hint",
     )
     p.add_argument("--seed", type=_count, default=0, help="seed of the advising bot (default 0)")
@@ -224,6 +223,25 @@ def cmd_bots(game: str | None, out: TextIO) -> int:
 
 
 # --- play -------------------------------------------------------------------------------------
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a number above 0 (budgets in seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0.0:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1 (games, iterations, workers)."""
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    return value
 
 
 def add_variant_flags(p: argparse.ArgumentParser) -> None:
