@@ -407,8 +407,9 @@ def test_json_report_schema(small: arena.ArenaReport) -> None:
     game = data["games"][0]
     assert set(game) == {
         "deal", "lineup", "winner_side", "seed", "bots", "returns", "winner", "reason", "moves",
-        "seconds", "decisions", "actions",
+        "seconds", "decisions", "actions", "teams",
     }
+    assert game["teams"] == ["factor", "detectives", "detectives", "detectives"]
     assert "games" not in small.to_json(records=False)
     text = small.dumps()
     assert json.loads(text) == json.loads(json.dumps(small.to_json()))

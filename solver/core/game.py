@@ -263,6 +263,14 @@ class State(ABC):
         """
         return None
 
+    def team(self, seat: Seat) -> str | None:
+        """The team ``seat`` plays for now (``"crooked"``, ``"factor"`` ...), or None when the game has none.
+
+        A team can change during a game (a swapped card), so it is read from the state at the time
+        asked; a referee reads it at the end to say which team a seat won or lost with.
+        """
+        return None
+
     def events_for(self, seat: Seat, since: int = 0) -> list[Event]:
         """The events from index ``since`` on that ``seat`` may see."""
         return list(visible_events(self.events[since:], seat))

@@ -56,7 +56,7 @@ import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -83,7 +83,8 @@ Side: TypeAlias = Literal["A", "B"]
 SIDES: Final[tuple[Side, Side]] = ("A", "B")
 BACKENDS: Final[tuple[str, ...]] = ("serial", "process", "ray")
 
-#: Version of the JSON report's layout; bumped when a key changes meaning or goes away.
+#: Version of the JSON report's layout; bumped when a key changes meaning or goes away (a new key,
+#: such as the games' ``teams``, keeps it: readers of version 1 ignore keys they do not know).
 SCHEMA: Final = "copsolver.arena/1"
 
 #: z for a two-sided 95% interval: the 0.975 quantile of the standard normal distribution.
@@ -234,6 +235,7 @@ class GameRecord:
     seconds: tuple[float, ...]  # per seat: time inside the bot (restart, step and inform)
     decisions: tuple[int, ...]  # per seat: how many times it was asked to act
     actions: tuple[str, ...]  # the whole game in notation, chance draws included
+    teams: tuple[str | None, ...] = ()  # per seat: its team at the end (State.team), None if none
 
     def to_json(self) -> JSON:
         """The record as a JSON object."""
@@ -247,6 +249,7 @@ class GameRecord:
             "seconds": [round(s, 6) for s in self.seconds],
             "decisions": list(self.decisions),
             "actions": list(self.actions),
+            "teams": list(self.teams),
         }
 
 
@@ -321,6 +324,7 @@ def play_game(game: Game, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecor
         seconds=tuple(seconds),
         decisions=tuple(decisions),
         actions=tuple(game.action_to_str(a) for a in state.history),
+        teams=tuple(state.team(s) for s in range(n)),
     )
 
 
@@ -460,17 +464,17 @@ def environment() -> JSON:
 
 
 @dataclass(frozen=True)
-class ArenaReport:
-    """A finished tournament: its settings, every game, the tallies, and how it was run."""
+class TournamentReport:
+    """What every tournament report holds: the game, entrants, deals, tallies, and how it was run.
+
+    Subclasses add their own games and settings, and say how they read in JSON (:meth:`body`).
+    """
 
     game: str
     config: JSON
     entrants: Mapping[Side, BotSpec]
-    roles: Mapping[str, tuple[Seat, ...]]
-    lineups: tuple[Mapping[str, Side], ...]
     seed: int
     deal_seeds: tuple[int, ...]
-    played: tuple[ArenaGame, ...]
     tallies: tuple[Tally, ...]
     backend: str
     workers: int
@@ -479,69 +483,165 @@ class ArenaReport:
     command: tuple[str, ...] | None  # the command line that reproduces this run, when one did
     environment: JSON
 
+    #: The ``schema`` key of the JSON report.
+    schema: ClassVar[str] = SCHEMA
+
     @property
     def games(self) -> int:
-        """Deals played (each once per line-up)."""
+        """Deals played."""
         return len(self.deal_seeds)
 
     def find(self, side: Side, role: str = OVERALL) -> Tally | None:
-        """The tally of ``side`` in ``role`` (None if it did not play that role)."""
+        """The tally of ``side`` in ``role`` (None if it has none there)."""
         return next((t for t in self.tallies if t.side == side and t.role == role), None)
+
+    def body(self) -> JSON:
+        """The report's own keys (results and settings), between the seed and the run."""
+        raise NotImplementedError
+
+    def records(self) -> list[JSON]:
+        """Every game as JSON, in report order."""
+        raise NotImplementedError
 
     def to_json(self, records: bool = True) -> JSON:
         """The report as JSON; ``records=False`` leaves out the per-game records (and their actions)."""
-        data: JSON = {
-            "schema": SCHEMA,
-            "game": self.game,
-            "config": self.config,
-            "command": None if self.command is None else list(self.command),
-            "seed": self.seed,
+        return (
+            {
+                "schema": self.schema,
+                "game": self.game,
+                "config": self.config,
+                "command": None if self.command is None else list(self.command),
+                "seed": self.seed,
+            }
+            | self.body()
+            | {
+                "run": {
+                    "backend": self.backend,
+                    "workers": self.workers,
+                    "started": self.started,
+                    "seconds": round(self.elapsed, 3),
+                },
+                "environment": self.environment,
+                "deal_seeds": list(self.deal_seeds),
+            }
+            | ({"games": self.records()} if records else {})
+        )
+
+    def dumps(self) -> str:
+        """:meth:`to_json` as text (see :func:`dumps_report`)."""
+        return dumps_report(self.to_json())
+
+
+@dataclass(frozen=True)
+class ArenaReport(TournamentReport):
+    """A finished tournament: its settings, every game, the tallies, and how it was run."""
+
+    roles: Mapping[str, tuple[Seat, ...]]
+    lineups: tuple[Mapping[str, Side], ...]
+    played: tuple[ArenaGame, ...]
+
+    def body(self) -> JSON:
+        """Deals, entrants, roles, line-ups and the per-entrant per-role results."""
+        return {
             "games_per_lineup": self.games,
             "total_games": len(self.played),
             "entrants": {side: spec.to_json() for side, spec in self.entrants.items()},
             "roles": {role: list(seats) for role, seats in self.roles.items()},
             "lineups": [dict(lineup) for lineup in self.lineups],
             "results": [t.to_json() for t in self.tallies],
-            "run": {
-                "backend": self.backend,
-                "workers": self.workers,
-                "started": self.started,
-                "seconds": round(self.elapsed, 3),
-            },
-            "environment": self.environment,
-            "deal_seeds": list(self.deal_seeds),
         }
-        if records:
-            data["games"] = [g.to_json() for g in self.played]
-        return data
 
-    def dumps(self) -> str:
-        """:meth:`to_json` as text, indented, with one line per game.
+    def records(self) -> list[JSON]:
+        """Every game as JSON, deal-major."""
+        return [g.to_json() for g in self.played]
 
-        One line per game (not per action) keeps a results file short and a rerun's diff readable.
-        """
-        data = self.to_json()
-        played = data.pop("games")
-        head = json.dumps(data, indent=1)
-        rows = ",\n".join("  " + json.dumps(g, separators=(", ", ": ")) for g in played)
-        # head ends with "\n}": reopen the object to append the games array
-        return f'{head[:-2]},\n "games": [\n{rows}\n ]\n}}\n'
+
+def dumps_report(data: JSON) -> str:
+    """A report's JSON as text, indented, with one line per entry of its ``games`` list.
+
+    One line per game (not per action) keeps a results file short and a rerun's diff readable.
+    """
+    data = dict(data)
+    played = data.pop("games", [])
+    head = json.dumps(data, indent=1)
+    rows = ",\n".join("  " + json.dumps(g, separators=(", ", ": ")) for g in played)
+    # head ends with "\n}": reopen the object to append the games array
+    return f'{head[:-2]},\n "games": [\n{rows}\n ]\n}}\n'
 
 
 #: ``progress(done, total, game)`` after each finished game (in completion order, which with
 #: parallel backends is not the report's order).
 Progress: TypeAlias = Callable[[int, int, ArenaGame], None]
 
+#: What a tournament keeps of each game (an :class:`ArenaGame`, or another mode's own record).
+Played = TypeVar("Played")
+
 
 @dataclass(frozen=True)
-class _Job:
-    """One game to play: where it goes in the report, and what a worker needs to play it."""
+class Job:
+    """One game to play: its place in the tournament's order, who sits where, and the deal's seed."""
 
     index: int
-    deal: int
-    lineup: Mapping[str, Side]
     seats: Mapping[Seat, BotSpec]
     seed: int
+
+
+def check_run(games: int, workers: int | None, backend: str) -> Any:
+    """Raise ConfigError for a bad ``games``, ``workers`` or ``backend``; return :func:`check_backend`'s."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ConfigError(f"arena: games must be a whole number >= 1, not {games!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ConfigError(f"arena: workers must be a whole number >= 1, not {workers!r}")
+    return check_backend(backend)
+
+
+@dataclass(frozen=True)
+class RunStats:
+    """How a batch of games ran: the workers used, the start (UTC, ISO 8601) and wall-clock seconds."""
+
+    workers: int
+    started: str
+    elapsed: float
+
+
+def play_jobs(
+    game: Game,
+    jobs: Sequence[Job],
+    finish: Callable[[Job, GameRecord], Played],
+    *,
+    backend: str,
+    workers: int | None,
+    progress: Callable[[int, int, Played], None] | None = None,
+) -> tuple[list[Played], RunStats]:
+    """Play ``jobs`` on ``backend``; return each ``finish(job, record)`` in job order, and how it ran.
+
+    ``workers`` (process and ray backends) defaults to ``os.cpu_count()`` for processes; on Ray it
+    caps the games in flight (default: all, and Ray schedules them over the cluster).
+    ``progress(done, total, finished)`` is called as games finish, in completion order.
+    """
+    ray = check_backend(backend)
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    clock = time.perf_counter()
+    if backend == "process":
+        used = min(workers or os.cpu_count() or 1, len(jobs))
+        records = run_processes(game, jobs, used)
+    elif backend == "ray":
+        used = min(workers, len(jobs)) if workers is not None else len(jobs)
+        records = run_ray(ray, game, jobs, used)
+    else:
+        used = 1
+        records = run_serial(game, jobs)
+    played: list[Played | None] = [None] * len(jobs)
+    with contextlib.closing(records):  # stops a pool at once if a callback raises
+        for done, (index, record) in enumerate(records, start=1):
+            finished = finish(jobs[index], record)
+            played[index] = finished
+            if progress is not None:
+                progress(done, len(jobs), finished)
+    complete = [g for g in played if g is not None]
+    if len(complete) != len(jobs):  # a backend that lost a game must not pass for a full report
+        raise CopsolverError(f"arena: {len(jobs) - len(complete)} of {len(jobs)} games returned no result")
+    return complete, RunStats(used, started, time.perf_counter() - clock)
 
 
 def run(
@@ -559,17 +659,11 @@ def run(
 ) -> ArenaReport:
     """Play ``games`` deals between ``a`` and ``b``, each deal once per line-up, and report.
 
-    ``workers`` (process and ray backends) defaults to ``os.cpu_count()`` for processes; on Ray it
-    caps the games in flight (default: all, and Ray schedules them over the cluster). Every bot is
-    built once for each seat it will take before any game starts, so an unknown bot, a bad option
-    or a bot that cannot play a role fails at once with a :class:`ConfigError`. ``command`` is
-    recorded in the report as given.
+    ``workers``: see :func:`play_jobs`. Every bot is built once for each seat it will take before
+    any game starts, so an unknown bot, a bad option or a bot that cannot play a role fails at once
+    with a :class:`ConfigError`. ``command`` is recorded in the report as given.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ConfigError(f"arena: games must be a whole number >= 1, not {games!r}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ConfigError(f"arena: workers must be a whole number >= 1, not {workers!r}")
-    ray = check_backend(backend)
+    check_run(games, workers, backend)
     seeds = deal_seeds(seed, games)
     entrants: dict[Side, BotSpec] = {"A": a, "B": b}
     role_seats = roles(game)
@@ -578,33 +672,17 @@ def run(
     # deal-major order: a deal's line-ups sit side by side in the report
     pairs = [(deal, lineup) for deal in range(games) for lineup in plan]
     jobs = [
-        _Job(index, deal, lineup, assignment(role_seats, lineup, entrants), seeds[deal])
+        Job(index, assignment(role_seats, lineup, entrants), seeds[deal])
         for index, (deal, lineup) in enumerate(pairs)
     ]
-    started = datetime.now(UTC).isoformat(timespec="seconds")
-    clock = time.perf_counter()
-    if backend == "process":
-        used = min(workers or os.cpu_count() or 1, len(jobs))
-        records = _run_processes(game, jobs, used)
-    elif backend == "ray":
-        used = min(workers, len(jobs)) if workers is not None else len(jobs)
-        records = _run_ray(ray, game, jobs, used)
-    else:
-        used = 1
-        records = _run_serial(game, jobs)
-    played: list[ArenaGame | None] = [None] * len(jobs)
     seat_roles = _seat_roles(role_seats, game.num_players)
-    with contextlib.closing(records):  # stops a pool at once if a callback raises
-        for done, (index, record) in enumerate(records, start=1):
-            job = jobs[index]
-            seat_sides = [job.lineup[role] for role in seat_roles]
-            finished = ArenaGame(job.deal, job.lineup, record, winning_side(record.returns, seat_sides))
-            played[index] = finished
-            if progress is not None:
-                progress(done, len(jobs), finished)
-    complete = [g for g in played if g is not None]
-    if len(complete) != len(jobs):  # a backend that lost a game must not pass for a full report
-        raise CopsolverError(f"arena: {len(jobs) - len(complete)} of {len(jobs)} games returned no result")
+
+    def finish(job: Job, record: GameRecord) -> ArenaGame:
+        deal, lineup = pairs[job.index]
+        seat_sides = [lineup[role] for role in seat_roles]
+        return ArenaGame(deal, lineup, record, winning_side(record.returns, seat_sides))
+
+    complete, stats = play_jobs(game, jobs, finish, backend=backend, workers=workers, progress=progress)
     return ArenaReport(
         game=game.name,
         config=game.config(),
@@ -616,12 +694,22 @@ def run(
         played=tuple(complete),
         tallies=tuple(tally(complete, role_seats, entrants)),
         backend=backend,
-        workers=used,
-        started=started,
-        elapsed=time.perf_counter() - clock,
+        workers=stats.workers,
+        started=stats.started,
+        elapsed=stats.elapsed,
         command=None if command is None else tuple(command),
         environment=environment(),
     )
+
+
+def check_bot(game: Game, spec: BotSpec, seat: Seat, who: str) -> None:
+    """Build ``spec`` for ``seat`` once; its ConfigError gains ``who`` (e.g. ``entrant A (x) as factor``)."""
+    import bots
+
+    try:
+        bots.make(game, spec.name, seat=seat, rng=np.random.default_rng(0), **spec.options)
+    except ConfigError as err:
+        raise ConfigError(f"{who}: {err}") from None
 
 
 def check_entrants(
@@ -631,16 +719,11 @@ def check_entrants(
     entrants: Mapping[Side, BotSpec],
 ) -> None:
     """Build each entrant once for every seat it will take; a bot's ConfigError gains the role."""
-    import bots
-
     for lineup in plan:
         for role, seats in role_seats.items():
             spec = entrants[lineup[role]]
             for seat in seats:
-                try:
-                    bots.make(game, spec.name, seat=seat, rng=np.random.default_rng(0), **spec.options)
-                except ConfigError as err:
-                    raise ConfigError(f"entrant {lineup[role]} ({spec.label}) as {role}: {err}") from None
+                check_bot(game, spec, seat, f"entrant {lineup[role]} ({spec.label}) as {role}")
 
 
 def _seat_roles(role_seats: Mapping[str, Sequence[Seat]], n: int) -> list[str]:
@@ -663,19 +746,19 @@ def _init_worker(name: str, config: JSON) -> None:
     _worker_game = game_registry.load(name, **config)
 
 
-def _play_job(job: _Job) -> tuple[int, GameRecord]:
+def _play_job(job: Job) -> tuple[int, GameRecord]:
     if _worker_game is None:  # only reachable if the pool skipped its initializer
         raise CopsolverError("arena worker started without its game")
     return job.index, play_game(_worker_game, job.seats, job.seed)
 
 
-def _run_serial(game: Game, jobs: Sequence[_Job]) -> Results:
+def run_serial(game: Game, jobs: Sequence[Job]) -> Results:
     """Play ``jobs`` here, in order."""
     for job in jobs:
         yield job.index, play_game(game, job.seats, job.seed)
 
 
-def _run_processes(game: Game, jobs: Sequence[_Job], workers: int) -> Results:
+def run_processes(game: Game, jobs: Sequence[Job], workers: int) -> Results:
     """Play ``jobs`` on a local process pool; yield ``(index, record)`` as games finish."""
     # spawn, not fork: the caller may run threads (a progress bar's refresher), and forking a
     # threaded process can deadlock the child on a lock some thread held; spawn is also what macOS
@@ -722,7 +805,7 @@ def _ray_play(name: str, config: JSON, seats: Mapping[Seat, BotSpec], seed: int)
     return play_game(_worker_game, seats, seed)
 
 
-def _run_ray(ray: Any, game: Game, jobs: Sequence[_Job], in_flight: int) -> Results:
+def run_ray(ray: Any, game: Game, jobs: Sequence[Job], in_flight: int) -> Results:
     """Play ``jobs`` as Ray tasks, at most ``in_flight`` at a time; yield results as they finish.
 
     ``ray.init()`` connects to the cluster named by ``RAY_ADDRESS`` (or ``ray start``'s local one)
@@ -747,7 +830,8 @@ def _run_ray(ray: Any, game: Game, jobs: Sequence[_Job], in_flight: int) -> Resu
 # --- the table --------------------------------------------------------------------------------
 
 
-def _percent(x: float | None) -> str:
+def percent(x: float | None) -> str:
+    """A rate as ``"42.5%"``; ``"-"`` for None."""
     return "-" if x is None else f"{100.0 * x:.1f}%"
 
 
@@ -773,8 +857,9 @@ def headline(report: ArenaReport) -> str:
     )
 
 
-def format_report(report: ArenaReport, width: int = 240) -> str:
-    """The tallies as a text table (Markdown-compatible, so it pastes into a results README)."""
+def text_table(columns: Sequence[tuple[str, JustifyMethod]], rows: Sequence[Sequence[str]],
+               width: int = 240) -> str:
+    """Rows as a text table (Markdown-compatible, so it pastes into a results README); no edge blanks."""
     # rich is imported here, not at the top: every ``copsolver`` command imports this module's
     # names, and only the ones that draw a table should pay for loading rich.
     from rich import box
@@ -782,10 +867,23 @@ def format_report(report: ArenaReport, width: int = 240) -> str:
     from rich.table import Table
 
     table = Table(box=box.MARKDOWN, show_edge=True, pad_edge=True)
+    for heading, justify in columns:
+        table.add_column(heading, justify=justify)
+    for row in rows:
+        table.add_row(*row)
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, color_system=None, force_terminal=False, soft_wrap=False).print(table)
+    # rich pads the Markdown box's empty top edge with spaces; drop it and trailing blanks
+    lines = [line.rstrip() for line in buffer.getvalue().splitlines()]
+    return "\n".join(line for line in lines if line)
+
+
+def report_text(report: TournamentReport, head: str, group: str, notes: str = "", width: int = 240) -> str:
+    """``head``, the tallies as a table (``group``: the heading of their role column), ``notes``, the run."""
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("side", "left"),
         ("bot", "left"),
-        ("role", "left"),
+        (group, "left"),
         ("games", "right"),
         ("wins", "right"),
         ("draws", "right"),
@@ -793,30 +891,33 @@ def format_report(report: ArenaReport, width: int = 240) -> str:
         ("95% CI (Wilson)", "right"),
         ("ms/move", "right"),
     )
-    for heading, justify in columns:
-        table.add_column(heading, justify=justify)
+    rows = []
     for t in report.tallies:
         low, high = t.interval
         per_move = t.seconds_per_move
-        table.add_row(
-            t.side,
-            t.bot,
-            t.role,
-            str(t.games),
-            str(t.wins),
-            str(t.draws),
-            _percent(t.win_rate),
-            f"{100.0 * low:.1f}-{100.0 * high:.1f}%",
-            "-" if per_move is None else f"{1000.0 * per_move:.2f}",
+        rows.append(
+            [
+                t.side,
+                t.bot,
+                t.role,
+                str(t.games),
+                str(t.wins),
+                str(t.draws),
+                percent(t.win_rate),
+                f"{100.0 * low:.1f}-{100.0 * high:.1f}%",
+                "-" if per_move is None else f"{1000.0 * per_move:.2f}",
+            ]
         )
-    buffer = io.StringIO()
-    Console(file=buffer, width=width, color_system=None, force_terminal=False, soft_wrap=False).print(table)
-    kernels = kernel_mode(report.environment)
+    body = text_table(columns, rows, width)
+    env = report.environment
     footer = (
         f"{report.backend} backend, {report.workers} worker(s), {report.elapsed:.1f} s, "
-        f"copsolver {report.environment.get('copsolver')} ({kernels})"
+        f"copsolver {env.get('copsolver')} ({kernel_mode(env)})"
     )
-    # rich pads the Markdown box's empty top edge with spaces; drop it and trailing blanks
-    lines = [line.rstrip() for line in buffer.getvalue().splitlines()]
-    body = "\n".join(line for line in lines if line)
-    return f"{headline(report)}\n\n{body}\n\n{footer}\n"
+    parts = [head, body, notes.rstrip("\n"), footer]
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def format_report(report: ArenaReport, width: int = 240) -> str:
+    """The tallies as a text table (Markdown-compatible, so it pastes into a results README)."""
+    return report_text(report, headline(report), "role", width=width)

@@ -39,7 +39,7 @@ from solver.core import (
     State,
 )
 from solver.games.gcbc import actions, codec, effects, flow, ops
-from solver.games.gcbc.deal import GUNS, MAX_PLAYERS, MIN_PLAYERS, SIDE_CARDS
+from solver.games.gcbc.deal import GUNS, MAX_PLAYERS, MIN_PLAYERS, SIDE_CARDS, team_of
 from solver.games.gcbc.equipment import EquipmentSet, load_equipment
 from solver.games.gcbc.resample import resample, search
 from solver.games.gcbc.view import GCBCView, build_view
@@ -230,6 +230,15 @@ class GCBCState(State):
         """``history[index]`` as every seat saw it (``"draw ?"`` for a hidden card)."""
         _, text, seen, hidden = self.records[index]
         return text if seen is None else hidden
+
+    def team(self, seat: Seat) -> str | None:
+        """``"honest"`` or ``"crooked"`` by the seat's Integrity cards now; None before the deal.
+
+        Read with :func:`.deal.team_of` (Planted Evidence included), as the end of the game reads it
+        [Integridad]; a hand holding both leader cards reads ``"honest"`` (that player wins alone).
+        """
+        cards = self.cards[seat]
+        return team_of(cards, self.inverted[seat]) if cards else None
 
     def view(self, seat: Seat) -> GCBCView:
         """What ``seat`` knows (see :mod:`solver.games.gcbc.view`)."""

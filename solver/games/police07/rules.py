@@ -354,6 +354,10 @@ class Police07State(State):
         piece, shown = self.records[index]
         return public_text(self.history[index], piece, shown)
 
+    def team(self, seat: Seat) -> str | None:
+        """``"factor"`` for seat 0 (Dr. Factor), ``"detectives"`` for every other seat."""
+        return "factor" if seat == FACTOR else "detectives"
+
     def view(self, seat: Seat) -> Police07View:
         """What ``seat`` knows: Dr. Factor sees everything, detectives his stop only when shown."""
         return build_view(self, seat)

@@ -1,0 +1,350 @@
+"""Seat-substitution tournaments: one seat swapped, the rest of the table fixed (issue 4).
+
+A multi-player game such as Good Cop Bad Cop has no two sides to swap, so :mod:`.arena`'s line-ups
+do not measure what a bot adds to a table. This mode asks instead: with the same *field* ``F`` in
+every other seat, how much more often does the seat win when candidate ``A`` sits in it than when
+baseline ``B`` does? For each deal and each chosen seat ``s`` the deal is played twice:
+
+* seat ``s`` = A, every other seat = F;
+* seat ``s`` = B, every other seat = F (F defaults to B, so the second game is an all-B table).
+
+Both games use the deal's seed, built as :func:`.arena.play_game` builds every game: one Generator
+seeded with the deal's seed spawns a child per seat and one for chance. Chance draws from its own
+child, never from a bot's, so the deal (cards, dice, shuffles) is the same in both games whatever
+sits in seat ``s``; the field's bots get the same generators too. The only difference between the
+two games of a pair is the bot in seat ``s`` (and what the rest of the table does in answer). Two
+identical bots (A = B, with the same options) therefore play identical games.
+
+Per entrant (A, B) the report counts, for the substituted seat: games, wins (the seat's return is
+above 0), draws (its return is 0), the win rate with a Wilson 95% interval (:func:`.arena.wilson_interval`)
+and the mean seconds per decision of that seat; once per *team* of the seat and once overall. The
+team is :meth:`State.team` read at the end of the game (the "honest"/"crooked" team in Good Cop Bad
+Cop, whose cards can change hands during play; "factor"/"detectives" in Police 07), so the two games
+of one pair can land in different team rows; games of a game without teams count only overall.
+
+The headline number is the *paired* difference in win rate, A - B, over the (deal, seat) pairs: the
+mean of the per-pair differences ``d = win_A - win_B`` (each -1, 0 or +1) with the large-sample
+normal interval ``mean(d) +- z * sd(d) / sqrt(n)``, ``sd`` the sample standard deviation (n - 1).
+Pairing removes the luck of the deal and the seat from the comparison, so it is far tighter than
+two independent Wilson intervals. With n in place of n - 1 this is the Wald interval for the
+difference of two dependent (matched-pair) proportions (Agresti 2002, section 10.1); like every
+Wald interval it is optimistic for few pairs, and collapses to a point when every pair agrees.
+
+Backends, seeds, reproduction data and the no-I/O rule are :mod:`.arena`'s, and reused from it.
+
+Reference: A. Agresti (2002), Categorical Data Analysis, 2nd ed., Wiley, section 10.1 "Comparing
+dependent proportions".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Final, TypeAlias
+
+from solver.core import JSON, ConfigError, Game, Seat
+from solver.search.arena import (
+    OVERALL,
+    SIDES,
+    Z95,
+    BotSpec,
+    GameRecord,
+    Job,
+    Side,
+    Tally,
+    TournamentReport,
+    check_bot,
+    check_run,
+    deal_seeds,
+    environment,
+    play_jobs,
+    report_text,
+)
+
+#: Version of the JSON report's layout; bumped when a key changes meaning or goes away.
+SCHEMA: Final = "copsolver.substitution/1"
+
+
+# --- one game and the statistics ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubstitutionGame:
+    """One game: its deal, the substituted seat, who sat in it (A or B), and the record."""
+
+    deal: int  # index of the deal, 0..games-1
+    seat: Seat
+    side: Side
+    record: GameRecord
+
+    @property
+    def team(self) -> str | None:
+        """The substituted seat's team at the end of the game (None when the game has none)."""
+        return self.record.teams[self.seat] if self.record.teams else None
+
+    @property
+    def won(self) -> bool:
+        """The substituted seat's return is above 0."""
+        return self.record.returns[self.seat] > 0
+
+    @property
+    def drawn(self) -> bool:
+        """The substituted seat's return is 0."""
+        return self.record.returns[self.seat] == 0
+
+    def to_json(self) -> JSON:
+        """The game as a JSON object (the record's keys, plus deal, seat, side and the seat's team)."""
+        return {"deal": self.deal, "seat": self.seat, "side": self.side, "team": self.team} | (
+            self.record.to_json()
+        )
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """A - B in the substituted seat's win rate over (deal, seat) pairs, with a 95% normal interval."""
+
+    pairs: int
+    a_wins: int
+    b_wins: int
+    mean: float | None  # None before any pair
+    sd: float | None  # sample standard deviation of the per-pair differences (None below 2 pairs)
+    interval: tuple[float, float]  # clamped to [-1, 1]; (-1, 1) below 2 pairs
+
+    def to_json(self) -> JSON:
+        """The difference as a JSON object."""
+        return {
+            "pairs": self.pairs,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "difference": None if self.mean is None else round(self.mean, 6),
+            "sd": None if self.sd is None else round(self.sd, 6),
+            "ci95": [round(self.interval[0], 6), round(self.interval[1], 6)],
+            "method": "paired normal interval: mean(d) +- z sd(d) / sqrt(n), d = win_A - win_B",
+        }
+
+
+def paired_difference(differences: Sequence[int], z: float = Z95) -> PairedDifference:
+    """The mean of per-pair differences ``d`` (each -1, 0 or 1) and its normal interval.
+
+    ``mean +- z * sd / sqrt(n)`` with ``sd`` the sample standard deviation (n - 1); with fewer than
+    two pairs nothing is known and the interval is (-1, 1).
+
+    >>> p = paired_difference([1, 0, 0, 1, -1, 0, 1, 0])
+    >>> p.mean, [round(x, 4) for x in p.interval]
+    (0.25, [-0.24, 0.74])
+    """
+    values = list(differences)
+    if any(isinstance(d, bool) or d not in (-1, 0, 1) for d in values):
+        raise ConfigError(f"paired_difference: each difference must be -1, 0 or 1, not {values!r}")
+    n = len(values)
+    a_wins, b_wins = sum(d == 1 for d in values), sum(d == -1 for d in values)
+    if n == 0:
+        return PairedDifference(0, 0, 0, None, None, (-1.0, 1.0))
+    mean = sum(values) / n
+    if n < 2:
+        return PairedDifference(n, a_wins, b_wins, mean, None, (-1.0, 1.0))
+    sd = math.sqrt(sum((d - mean) ** 2 for d in values) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return PairedDifference(n, a_wins, b_wins, mean, sd, (max(-1.0, mean - half), min(1.0, mean + half)))
+
+
+def tally(played: Sequence[SubstitutionGame], entrants: Mapping[Side, BotSpec]) -> list[Tally]:
+    """The substituted seat's results: per team (sorted), A then B, then both overall.
+
+    A :class:`.arena.Tally` whose ``role`` is the seat's final team, or :data:`.arena.OVERALL`.
+    """
+    teams = sorted({g.team for g in played if g.team is not None})
+    rows = []
+    for team in [*teams, OVERALL]:
+        for side in SIDES:
+            chosen = [g for g in played if g.side == side and team in (g.team, OVERALL)]
+            if not chosen:
+                continue
+            rows.append(
+                Tally(
+                    side=side,
+                    bot=entrants[side].label,
+                    role=team,
+                    games=len(chosen),
+                    wins=sum(g.won for g in chosen),
+                    draws=sum(g.drawn for g in chosen),
+                    moves=sum(g.record.decisions[g.seat] for g in chosen),
+                    seconds=sum(g.record.seconds[g.seat] for g in chosen),
+                )
+            )
+    return rows
+
+
+def pair_up(played: Sequence[SubstitutionGame]) -> list[tuple[SubstitutionGame, SubstitutionGame]]:
+    """The (A game, B game) of each (deal, seat), in report order; ConfigError if one is missing."""
+    games: dict[tuple[int, Seat, Side], SubstitutionGame] = {(g.deal, g.seat, g.side): g for g in played}
+    keys = list(dict.fromkeys((g.deal, g.seat) for g in played))
+    missing = [k for k in keys if (*k, "A") not in games or (*k, "B") not in games]
+    if missing:
+        raise ConfigError(f"substitution: deal/seat {missing[0]} lacks its A or its B game")
+    return [(games[(*k, "A")], games[(*k, "B")]) for k in keys]
+
+
+def compare(played: Sequence[SubstitutionGame]) -> PairedDifference:
+    """The paired difference A - B in win rate of the same (deal, seat)."""
+    return paired_difference([int(a.won) - int(b.won) for a, b in pair_up(played)])
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubstitutionReport(TournamentReport):
+    """A finished substitution tournament: settings, every game, the tallies, the paired difference.
+
+    Its tallies' ``role`` is the substituted seat's team at the end (or ``overall``).
+    """
+
+    field: BotSpec
+    seats: tuple[Seat, ...]
+    played: tuple[SubstitutionGame, ...]
+    difference: PairedDifference
+
+    schema: ClassVar[str] = SCHEMA
+
+    def body(self) -> JSON:
+        """Deals, entrants, field, seats, the per-team results and the paired difference."""
+        results = []
+        for t in self.tallies:
+            row = t.to_json()
+            row["team"] = row.pop("role")
+            results.append(row)
+        return {
+            "mode": "substitution",
+            "games_per_seat": self.games,
+            "total_games": len(self.played),
+            "entrants": {side: spec.to_json() for side, spec in self.entrants.items()},
+            "field": self.field.to_json(),
+            "seats": list(self.seats),
+            "team_is": "the substituted seat's team at the end of the game",
+            "results": results,
+            "difference": self.difference.to_json(),
+            "headline": headline(self),
+        }
+
+    def records(self) -> list[JSON]:
+        """Every game as JSON: deal-major, then seat, then A before B."""
+        return [g.to_json() for g in self.played]
+
+
+#: ``progress(done, total, game)`` after each finished game, in completion order.
+Progress: TypeAlias = Callable[[int, int, SubstitutionGame], None]
+
+
+def check_seats(game: Game, seats: Sequence[int] | None) -> tuple[Seat, ...]:
+    """The seats to substitute: all of them by default; ConfigError for an empty, repeated or bad list."""
+    if game.num_players < 2:
+        raise ConfigError(f"substitution: {game.name} has {game.num_players} seat(s); it needs 2 or more")
+    if seats is None:
+        return tuple(range(game.num_players))
+    chosen = tuple(seats)
+    if not chosen:
+        raise ConfigError("substitution: name at least one seat")
+    for seat in chosen:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
+            raise ConfigError(f"substitution: seat {seat!r} is not 0..{game.num_players - 1} of {game.name}")
+    if len(set(chosen)) != len(chosen):
+        raise ConfigError(f"substitution: seats {list(chosen)} name a seat twice")
+    return chosen
+
+
+def run(
+    game: Game,
+    a: BotSpec,
+    b: BotSpec,
+    *,
+    games: int,
+    seed: int,
+    field: BotSpec | None = None,
+    seats: Sequence[int] | None = None,
+    backend: str = "serial",
+    workers: int | None = None,
+    progress: Progress | None = None,
+    command: Sequence[str] | None = None,
+) -> SubstitutionReport:
+    """Play ``games`` deals; on each, substitute A and then B into each of ``seats`` (default all).
+
+    Every other seat holds ``field`` (default ``b``). Each bot is built once for every seat it
+    will take before any game starts, so a bad bot or option fails at once with a ConfigError.
+    ``workers`` and ``backend`` as in :func:`.arena.run`.
+    """
+    check_run(games, workers, backend)
+    chosen = check_seats(game, seats)
+    seeds = deal_seeds(seed, games)
+    crowd = b if field is None else field
+    entrants: dict[Side, BotSpec] = {"A": a, "B": b}
+    for side in SIDES:
+        for seat in chosen:
+            check_bot(game, entrants[side], seat, f"entrant {side} ({entrants[side].label}) at seat {seat}")
+    field_seats = sorted({f for s in chosen for f in range(game.num_players) if f != s})
+    for seat in field_seats:
+        check_bot(game, crowd, seat, f"the field ({crowd.label}) at seat {seat}")
+    # deal-major, then seat, then A before B: the two games of a pair sit side by side
+    plan = [(deal, seat, side) for deal in range(games) for seat in chosen for side in SIDES]
+    jobs = [
+        Job(index, {s: entrants[side] if s == seat else crowd for s in range(game.num_players)}, seeds[deal])
+        for index, (deal, seat, side) in enumerate(plan)
+    ]
+
+    def finish(job: Job, record: GameRecord) -> SubstitutionGame:
+        deal, seat, side = plan[job.index]
+        return SubstitutionGame(deal, seat, side, record)
+
+    complete, stats = play_jobs(game, jobs, finish, backend=backend, workers=workers, progress=progress)
+    return SubstitutionReport(
+        game=game.name,
+        config=game.config(),
+        entrants=entrants,
+        field=crowd,
+        seats=chosen,
+        seed=seed,
+        deal_seeds=tuple(seeds),
+        played=tuple(complete),
+        tallies=tuple(tally(complete, entrants)),
+        difference=compare(complete),
+        backend=backend,
+        workers=stats.workers,
+        started=stats.started,
+        elapsed=stats.elapsed,
+        command=None if command is None else tuple(command),
+        environment=environment(),
+    )
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+
+def headline(report: SubstitutionReport) -> str:
+    """One line: ``ismcts in a heuristic field: +9.2 points over heuristic (95% CI +3.1 to +15.3)``."""
+    a, b, crowd = report.entrants["A"].label, report.entrants["B"].label, report.field.label
+    d = report.difference
+    if d.mean is None:
+        return f"{a} in a {crowd} field: no games"
+    low, high = d.interval
+    return (
+        f"{a} in a {crowd} field: {100.0 * d.mean:+.1f} points over {b} "
+        f"(95% CI {100.0 * low:+.1f} to {100.0 * high:+.1f}; {d.pairs} pairs, "
+        f"A alone won {d.a_wins}, B alone won {d.b_wins})"
+    )
+
+
+def format_report(report: SubstitutionReport, width: int = 240) -> str:
+    """The settings, the tallies as a text table, the headline and how the run went."""
+    players = report.config.get("players", "")
+    size = f" ({players} players)" if players else ""
+    seats = ", ".join(str(s) for s in report.seats)
+    head = (
+        f"{report.game}{size}: substitution, A = {report.entrants['A'].label} vs "
+        f"B = {report.entrants['B'].label} in seat(s) {seats}, field = {report.field.label}; "
+        f"{report.games} deals x {len(report.seats)} seat(s) x 2 = {len(report.played)} games, "
+        f"seed {report.seed}"
+    )
+    note = "Wins, draws and times are the substituted seat's; a team is that seat's team at the end."
+    notes = f"{note}\n{headline(report)}"
+    return report_text(report, head, "team at end", notes, width)
