@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import numpy as np
 
@@ -48,7 +48,7 @@ MAX_WORLDS = 2000
 MAX_REPLAYS = 64
 
 
-class _Contradiction(Exception):
+class Contradiction(Exception):
     """The world drawn so far cannot have produced the view."""
 
 
@@ -111,11 +111,11 @@ class _Lazy:
             if slots[cell[1]] is None:
                 free = [it for it in items if it not in slots and self.compatible(it, x)]
                 if not free:
-                    raise _Contradiction
+                    raise Contradiction
                 slots[cell[1]] = free[int(self.rng.integers(len(free)))]
             cell = slots[cell[1]]  # type: ignore[assignment]
         if self.known.setdefault(cell, x) != x:
-            raise _Contradiction
+            raise Contradiction
 
     def finish(self) -> list[list[int]]:
         """Resolve every slot; return each permutation's ids, slot by slot."""
@@ -198,11 +198,92 @@ def _draw_world(game: GCBCGame, data: JSON, rng: np.random.Generator, belief: An
             _sample_tokens(game, world, rng, belief, data)
             _sample_cards(game, world, rng)
             return world
-        except _Contradiction:
+        except Contradiction:
             continue
         except (KeyError, IndexError, TypeError, ValueError) as err:
             raise BadStateError(f"gcbc view: malformed event in the history ({err!r})") from err
     raise BadStateError(f"gcbc: no deal is consistent with seat {seat}'s view")
+
+
+class Binder(Protocol):
+    """What the token pass needs from whoever records its findings (resample's :class:`_Lazy`, the
+    posterior's constraint recorder)."""
+
+    def new(self, items: list[Cell]) -> list[Cell]:
+        """A hidden permutation of ``items``; returns its slots."""
+
+    def bind(self, cell: Cell, x: int) -> None:
+        """Record that ``cell`` holds Integrity card ``x``."""
+
+    def identity(self, cell: Cell) -> int | None:
+        """What ``cell`` is known to be, if anything."""
+
+
+INTEGRITY_IDS: Final[dict[str, int]] = {name: i for i, name in enumerate(INTEGRITY_NAMES)}
+
+
+class TokenPass:
+    """The symbolic pass over Integrity cards, one event at a time (see the module docstring).
+
+    ``pos[s]`` lists the cells at seat ``s``'s positions now: a token ``3 * s0 + p0`` (the card
+    seat ``s0`` laid at position ``p0`` at set-up) or a slot of a hidden permutation. Each event the
+    seat saw moves cells (swaps, Flashbangs, revivals) or binds them through ``binder`` (face-up
+    cards, investigations, Polygraphs, received cards, the final reveal).
+    """
+
+    def __init__(self, n: int, seat: int, binder: Binder) -> None:
+        self.seat = seat
+        self.binder = binder
+        self.pos: list[list[Cell]] = [[3 * s + p for p in range(3)] for s in range(n)]
+        self.dealt: list[str] | None = None
+        self.arranged = False
+
+    def bind_all(self, s: int, names: Sequence[str]) -> None:
+        """Every card of seat ``s``, position by position."""
+        if len(names) != len(self.pos[s]):
+            raise Contradiction
+        for cell, name in zip(self.pos[s], names, strict=True):
+            self.binder.bind(cell, INTEGRITY_IDS[name])
+
+    def event(self, e: dict[str, Any]) -> bool:
+        """Apply one event; False when it is not about Integrity cards."""
+        kind, pos, binder = e["kind"], self.pos, self.binder
+        if kind == "IntegrityDealt":
+            if e["cards"] is not None:
+                self.dealt = list(e["cards"])
+        elif kind == "Arranged":
+            s = e["seat"]
+            if e["why"] == "setup":
+                if e["cards"] is not None:
+                    self.arranged = True
+                    self.bind_all(s, e["cards"])
+            elif e["cards"] is not None:  # our own Flashbang: follow the known cards
+                pos[s] = _follow(pos[s], [INTEGRITY_IDS[c] for c in e["cards"]], binder)
+            else:
+                pos[s] = binder.new(pos[s])
+        elif kind in ("CardFlipped", "CardReceived") or (kind == "Investigated" and e["card"]):
+            binder.bind(pos[e["seat"]][e["pos"]], INTEGRITY_IDS[e["card"]])
+        elif kind == "CardsRevealed" or (kind == "PolygraphSeen" and e["cards"] is not None):
+            self.bind_all(e["seat"], e["cards"])
+        elif kind == "CardsSwapped":
+            a, pa, b, pb = e["seat_a"], e["pos_a"], e["seat_b"], e["pos_b"]
+            pos[a][pa], pos[b][pb] = pos[b][pb], pos[a][pa]
+        elif kind == "Revived":
+            pos[e["seat"]] = [pos[e["seat"]][e["pos"]]]
+            self.bind_all(e["seat"], [e["card"]])
+        elif kind == "GameOver":
+            for s, names in enumerate(e["cards"]):
+                self.bind_all(s, names)
+        else:
+            return kind in ("Investigated", "PolygraphSeen")
+        return True
+
+    def finish(self, binder: Binder | None = None) -> None:
+        """Dealt but not laid out yet: the seat's hand is in canonical order (bound through
+        ``binder``, by default the pass's own: a caller that walks on later passes another)."""
+        if self.dealt is not None and not self.arranged:
+            for p, name in enumerate(self.dealt):
+                (binder or self.binder).bind(3 * self.seat + p, INTEGRITY_IDS[name])
 
 
 def _symbolic(game: GCBCGame, seat: int, history: list[list[Any]], rng: np.random.Generator) -> _World:
@@ -211,64 +292,32 @@ def _symbolic(game: GCBCGame, seat: int, history: list[list[Any]], rng: np.rando
     w = _World(n)
     toks = _Lazy(rng, w.tok, frozenset(LEADERS))
     cards = _Lazy(rng, w.var, frozenset(range(len(game.card_ids))))
-    integrity = {name: i for i, name in enumerate(INTEGRITY_NAMES)}
+    tokens = TokenPass(n, seat, toks)
     equipment = {cid: i for i, cid in enumerate(game.card_ids)}
-    pos: list[list[Cell]] = [[3 * s + p for p in range(3)] for s in range(n)]
     hands: list[list[Cell]] = [[] for _ in range(n)]
     queue: list[Cell] = []
     keeps: list[int] = []  # the variable permutations that are hand-limit choices, in order
-    dealt: list[str] | None = None
-    arranged = False
-
-    def bind_all(s: int, names: list[str]) -> None:
-        if len(names) != len(pos[s]):
-            raise _Contradiction
-        for cell, name in zip(pos[s], names, strict=True):
-            toks.bind(cell, integrity[name])
 
     for _, _, events in history:
         for e in events:
+            if tokens.event(e):
+                continue
             kind = e["kind"]
-            if kind == "IntegrityDealt" and e["cards"] is not None:
-                dealt = list(e["cards"])
-            elif kind == "Arranged":
-                s = e["seat"]
-                if e["why"] == "setup":
-                    if e["cards"] is not None:
-                        arranged = True
-                        bind_all(s, e["cards"])
-                elif e["cards"] is not None:  # our own Flashbang: follow the known cards
-                    pos[s] = _follow(pos[s], [integrity[c] for c in e["cards"]], toks)
-                else:
-                    pos[s] = toks.new(pos[s])
-            elif kind in ("CardFlipped", "CardReceived") or (kind == "Investigated" and e["card"]):
-                toks.bind(pos[e["seat"]][e["pos"]], integrity[e["card"]])
-            elif kind == "CardsRevealed" or (kind == "PolygraphSeen" and e["cards"] is not None):
-                bind_all(e["seat"], e["cards"])
-            elif kind == "CardsSwapped":
-                a, pa, b, pb = e["seat_a"], e["pos_a"], e["seat_b"], e["pos_b"]
-                pos[a][pa], pos[b][pb] = pos[b][pb], pos[a][pa]
-            elif kind == "Revived":
-                pos[e["seat"]] = [pos[e["seat"]][e["pos"]]]
-                bind_all(e["seat"], [e["card"]])
-            elif kind == "GameOver":
-                for s, names in enumerate(e["cards"]):
-                    bind_all(s, names)
-            elif kind == "EquipmentDrawn":
+            if kind == "EquipmentDrawn":
                 if e["source"] == "deck":
                     v: Cell = w.nvars
                     w.nvars += 1
                 elif queue:
                     v = queue.pop(0)
                 else:
-                    raise _Contradiction
+                    raise Contradiction
                 hands[e["seat"]].append(v)
                 if e["card"] is not None:
                     cards.bind(v, equipment[e["card"]])
             elif kind == "EquipmentPlayed":
                 hand = hands[e["seat"]]
                 if len(hand) != 1:
-                    raise _Contradiction
+                    raise Contradiction
                 cards.bind(hand[0], equipment[e["card"]])
                 queue.append(hand.pop())
             elif kind == "EquipmentReturned":
@@ -280,12 +329,12 @@ def _symbolic(game: GCBCGame, seat: int, history: list[list[Any]], rng: np.rando
                     queue += hand
                     hand.clear()
                 elif len(hand) != 2:
-                    raise _Contradiction
+                    raise Contradiction
                 elif e["card"] is not None:  # our own choice: the returned card is known
                     card = equipment[e["card"]]
                     i = next((i for i, c in enumerate(hand) if cards.identity(c) == card), None)
                     if i is None:
-                        raise _Contradiction
+                        raise Contradiction
                     queue.append(hand.pop(i))
                 else:
                     keeps.append(len(cards.perms))
@@ -294,32 +343,30 @@ def _symbolic(game: GCBCGame, seat: int, history: list[list[Any]], rng: np.rando
                     queue.append(returned)
             elif kind == "EquipmentTaken":
                 if len(hands[e["seat"]]) != 1:
-                    raise _Contradiction
+                    raise Contradiction
                 v = hands[e["seat"]].pop()
                 hands[e["by"]].append(v)
                 if e["card"] is not None:
                     cards.bind(v, equipment[e["card"]])
             elif kind == "EquipmentSeen" and e["card"] is not None:
                 if len(hands[e["seat"]]) != 1:
-                    raise _Contradiction
+                    raise Contradiction
                 cards.bind(hands[e["seat"]][0], equipment[e["card"]])
-    if dealt is not None and not arranged:  # dealt, not laid out yet: the hand is in canonical order
-        for p, name in enumerate(dealt):
-            toks.bind(3 * seat + p, integrity[name])
+    tokens.finish()
     w.flashes = toks.finish()
     kept_ids = cards.finish()
     w.keeps = [kept_ids[k][0] for k in keeps]
     return w
 
 
-def _follow(cells: list[Cell], layout: list[int], toks: _Lazy) -> list[Cell]:
+def _follow(cells: list[Cell], layout: list[int], toks: Binder) -> list[Cell]:
     """Cells in the order that gives ``layout`` (a seat's own cards, all known to it)."""
     left = list(cells)
     out = []
     for card in layout:
         i = next((i for i, c in enumerate(left) if toks.identity(c) == card), None)
         if i is None:
-            raise _Contradiction
+            raise Contradiction
         out.append(left.pop(i))
     return out
 
@@ -335,7 +382,7 @@ def _sample_tokens(game: GCBCGame, w: _World, rng: np.random.Generator, belief: 
     bound = w.tok
     counts = [sum(1 for c in bound.values() if c == i) for i in range(4)]
     if counts[Integrity.AGENT] > 1 or counts[Integrity.KINGPIN] > 1:
-        raise _Contradiction
+        raise Contradiction
     free = [t for t in range(3 * n) if t not in bound]
     leader_at = {c: t for t, c in bound.items() if c in LEADERS}
     options = {
@@ -344,7 +391,7 @@ def _sample_tokens(game: GCBCGame, w: _World, rng: np.random.Generator, belief: 
     pairs = [(a, b) for a in options[Integrity.AGENT] for b in options[Integrity.KINGPIN]
              if a != b and a // 3 != b // 3]
     if not pairs:
-        raise _Contradiction
+        raise Contradiction
     agent, kingpin = pairs[int(rng.integers(len(pairs)))]
     tokens = dict(bound)
     tokens[agent], tokens[kingpin] = Integrity.AGENT, Integrity.KINGPIN
@@ -353,7 +400,7 @@ def _sample_tokens(game: GCBCGame, w: _World, rng: np.random.Generator, belief: 
     crooked_room = k - counts[Integrity.CROOKED]
     sizes = [h for h in range(len(rest) + 1) if h <= honest_room and len(rest) - h <= crooked_room]
     if not sizes:
-        raise _Contradiction
+        raise Contradiction
     # Every sequence of Honest/Crooked cards over the slots is equally likely (0 or 1 card is left
     # over), so the number of Honest among the free slots is weighted by its count of sequences.
     weights = np.array([comb(len(rest), h) for h in sizes], dtype=float)
@@ -377,7 +424,7 @@ def _belief_deal(game: GCBCGame, w: _World, rng: np.random.Generator, belief: An
     if hasattr(belief, "sample_deal"):
         deal = belief.sample_deal(data, rng)
         if not consistent(deal):
-            raise _Contradiction
+            raise Contradiction
         return [list(hand) for hand in deal]
     kept = [(float(weight), deal) for weight, deal in belief if float(weight) > 0 and consistent(deal)]
     if not kept:
@@ -389,7 +436,7 @@ def _belief_deal(game: GCBCGame, w: _World, rng: np.random.Generator, belief: An
 def _sample_cards(game: GCBCGame, w: _World, rng: np.random.Generator) -> None:
     """Distinct cards for the unbound variables, uniformly among the cards no variable is bound to."""
     if len(set(w.var.values())) != len(w.var):
-        raise _Contradiction  # two cards drawn from the unseen deck are never the same card
+        raise Contradiction  # two cards drawn from the unseen deck are never the same card
     free_cards = [c for c in range(len(game.card_ids)) if c not in set(w.var.values())]
     order = rng.permutation(len(free_cards))
     picks = iter(free_cards[int(i)] for i in order)

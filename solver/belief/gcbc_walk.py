@@ -1,0 +1,292 @@
+"""The public walk of a Good Cop Bad Cop view: what one seat's history says about the deal.
+
+One pass over the seat's history (``view["history"]``, see :mod:`solver.games.gcbc.view`) turns it
+into the pieces the posterior (:mod:`solver.belief.gcbc_posterior`) multiplies together:
+
+* **cells** — the token pass of :mod:`solver.games.gcbc.resample` (:class:`TokenPass`, the one
+  implementation) follows every Integrity card as a token (``3 * seat + position`` at set-up) through
+  swaps, Flashbangs and revivals. Another seat's Flashbang is a hidden permutation of that seat's
+  cells (its slots are cells too), recorded here instead of resolved.
+* **binds** — a cell seen to hold a card (own cards, face-up cards, investigations, Polygraph,
+  received cards, the final reveal).
+* **rules** — what a swap that did *not* end the game says [Fin, Recibir un disparo]: neither seat in
+  the swap holds both leader cards now, and a wounded seat in it still holds one.
+* **decisions** — the public choices the behaviour model scores (:mod:`solver.belief.gcbc_behaviour`):
+  announcements, aims, flips, targeted Equipment plays, the card given away with a Blackmail. Each
+  carries the actor's cells at that moment and only public features (what its targets show face up).
+
+The walk reads public events and the seat's own private events only, so what it finds is a function
+of the view. It is resumable: :meth:`Walk.extend` takes the history entries not seen yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from solver.games.gcbc.deal import INTEGRITY_NAMES, Integrity
+from solver.games.gcbc.equipment import Effect
+from solver.games.gcbc.resample import INTEGRITY_IDS, Cell, TokenPass
+
+if TYPE_CHECKING:
+    from solver.games.gcbc.rules import GCBCGame
+
+#: What a seat's face-up cards show to everyone: a leader card, more Honest ("h") or more Crooked
+#: ("c") cards (counted the other way under a 4th-edition Planted Evidence marker), as many of each
+#: ("m"), or nothing face up ("u").
+CATEGORIES: Final = ("A", "K", "h", "c", "m", "u")
+NOT_BOTH: Final = "not-both"  # the cells hold at most one of the two leader cards
+HAS_LEADER: Final = "has-leader"  # the cells hold a leader card
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One public decision of ``actor`` (history entry ``index``) the behaviour model scores.
+
+    ``kind`` is "announce", "aim", "play" (options and choice are public feature names) or "flip",
+    "give" (options and choice are the actor's positions; the feature is the card there, which only
+    the actor knows). ``cells`` are the actor's cards then, position by position.
+    """
+
+    index: int
+    actor: int
+    kind: str
+    cells: tuple[Cell, ...]
+    inverted: bool
+    chosen: str | int
+    options: tuple[str | int, ...]
+
+
+class Recorder:
+    """A :class:`~solver.games.gcbc.resample.Binder` that records instead of resolving."""
+
+    def __init__(self) -> None:
+        self.perms: list[list[Cell]] = []
+        self.binds: list[tuple[Cell, int]] = []
+        self.known: dict[Cell, int] = {}
+
+    def new(self, items: list[Cell]) -> list[Cell]:
+        """A hidden permutation of ``items`` (uniform a priori); its slots are new cells."""
+        k = len(self.perms)
+        self.perms.append(list(items))
+        return [(k, j) for j in range(len(items))]
+
+    def bind(self, cell: Cell, x: int) -> None:
+        """Record the observation (a contradiction shows up later as zero posterior mass)."""
+        self.binds.append((cell, x))
+        self.known.setdefault(cell, x)
+
+    def identity(self, cell: Cell) -> int | None:
+        """The card seen at ``cell``, if any."""
+        return self.known.get(cell)
+
+
+@dataclass
+class Walk:
+    """Everything one seat's history says about the deal (see the module docstring)."""
+
+    game: GCBCGame
+    seat: int
+    done: int = 0  # history entries walked
+    rec: Recorder = field(default_factory=Recorder)
+    rules: list[tuple[str, tuple[Cell, ...]]] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+    last_entry: list[Any] | None = None
+
+    def __post_init__(self) -> None:
+        n = self.game.num_players
+        self.tokens = TokenPass(n, self.seat, self.rec)
+        self.alive = [True] * n
+        self.wounded = [False] * n
+        self.inverted = [False] * n
+        self.gun = [False] * n
+        self.aim = [-1] * n
+        self.guns_centre = self.game.guns
+        self.shown: list[list[int | None]] = [[None] * 3 for _ in range(n)]  # face-up cards
+        self.effects = {card.id: card.effect for card in self.game.equipment.cards}
+        self.pending = ""  # a card whose next decision is special: "re-aim", "restrain", "give"
+        self.pending_seat = -1
+        self.over = False
+
+    # --- public features ----------------------------------------------------------------------------
+    def category(self, t: int) -> str:
+        """What seat ``t``'s face-up cards show (one of :data:`CATEGORIES`)."""
+        ids = [x for x in self.shown[t] if x is not None]
+        if Integrity.AGENT in ids:
+            return "A"
+        if Integrity.KINGPIN in ids:
+            return "K"
+        if not ids:
+            return "u"
+        h = sum(1 for x in ids if x == Integrity.HONEST)
+        c = len(ids) - h
+        if self.inverted[t]:
+            h, c = c, h
+        return "h" if h > c else "c" if c > h else "m"
+
+    def living(self, but: int = -1) -> list[int]:
+        """Living seats other than ``but``."""
+        return [t for t in range(len(self.alive)) if self.alive[t] and t != but]
+
+    def face_down(self, s: int) -> list[int]:
+        """Seat ``s``'s face-down positions."""
+        return [p for p, x in enumerate(self.shown[s][:len(self.tokens.pos[s])]) if x is None]
+
+    # --- the walk -----------------------------------------------------------------------------------
+    def extend(self, history: Sequence[list[Any]]) -> None:
+        """Walk the entries ``history[self.done:]`` (the seat's history grows at the end only)."""
+        for index in range(self.done, len(history)):
+            actor, text, events = history[index]
+            if not self.over:
+                self._decision(index, actor, text, events)
+            self._events(events)
+            self.last_entry = history[index]
+        self.done = len(history)
+
+    def _choice(self, index: int, actor: int, kind: str, chosen: str | int,
+                options: Sequence[str | int]) -> None:
+        opts = tuple(options)
+        if len(set(opts)) < 2:
+            return  # a forced choice, or one among options that look alike, says nothing
+        cells = tuple(self.tokens.pos[actor])
+        self.choices.append(Choice(index, actor, kind, cells, self.inverted[actor], chosen, opts))
+
+    def _decision(self, index: int, actor: int, text: str, events: list[dict[str, Any]]) -> None:
+        words = text.split()
+        if actor < 0 or not words or words[-1] == "?" or words[0] == "pass":
+            return
+        head = words[0]
+        announced = any(e["kind"] == "ActionAnnounced" and e["seat"] == actor for e in events)
+        if announced:
+            restrained = self.pending == "restrain"
+            self.pending = ""
+            if not (restrained and head == "shoot"):
+                self._choice(index, actor, "announce", self._announce_feature(actor, words),
+                             self._announce_options(actor))
+        elif head == "aim":
+            target = int(words[1])
+            if self.pending == "re-aim":
+                holder = self.pending_seat
+                options = [self.category(u) for u in self.living(holder) if u != self.aim[holder]]
+            else:
+                exclude = self.aim[actor] if self.pending == "restrain" else -1
+                options = [self.category(u) for u in self.living(actor) if u != exclude]
+            self.pending = "" if self.pending == "re-aim" else self.pending
+            self._choice(index, actor, "aim", self.category(target), options)
+        elif head == "flip":
+            self._choice(index, actor, "flip", int(words[1]), self.face_down(actor))
+        elif head == "pick" and self.pending == "give" and self.pending_seat == actor:
+            self.pending = ""
+            seat, pos = (int(x) for x in words[1].split("."))
+            if seat == actor:
+                self._choice(index, actor, "give", pos, range(len(self.tokens.pos[actor])))
+        elif head == "play" and len(words) == 3:
+            card, target = words[1], int(words[2])
+            targets = self._play_targets(actor, self.effects[card])
+            if target not in targets:
+                return  # the camera, or a target the public part cannot list: not scored
+            self._choice(index, actor, "play", f"{card}:{self._target_feature(actor, target)}",
+                         [f"{card}:{self._target_feature(actor, t)}" for t in targets])
+
+    def _announce_feature(self, actor: int, words: list[str]) -> str:
+        head = words[0]
+        if head == "investigate":
+            return "inv:" + self.category(int(words[1].split(".")[0]))
+        if head == "shoot":
+            return "shoot:" + self.category(self.aim[actor])
+        return head
+
+    def _announce_options(self, actor: int) -> list[str]:
+        options = ["equip"]
+        if not self.gun[actor] and self.guns_centre > 0:
+            options.append("arm")
+        if self.gun[actor] and self.aim[actor] >= 0 and self.alive[self.aim[actor]]:
+            options.append("shoot:" + self.category(self.aim[actor]))
+        for t in self.living(actor):
+            options += ["inv:" + self.category(t)] * len(self.face_down(t))
+        return options
+
+    def _target_feature(self, actor: int, t: int) -> str:
+        return "self" if t == actor else self.category(t)
+
+    def _play_targets(self, actor: int, effect: Effect) -> list[int]:
+        """The public part of :func:`solver.games.gcbc.effects.targets` (hands are not public)."""
+        if effect == Effect.REVIVE:
+            return [t for t in range(len(self.alive)) if not self.alive[t] and t != actor]
+        if effect in (Effect.DISARM, Effect.RE_AIM):
+            return [t for t in self.living() if self.gun[t]]
+        if effect == Effect.TAKE_GUN:
+            return [t for t in self.living(actor) if self.gun[t]]
+        if effect == Effect.INVERT:
+            return self.living()
+        if effect == Effect.REVEAL_ONE:
+            return [t for t in self.living() if self.face_down(t)]
+        if effect == Effect.INVESTIGATE_TWO_CARDS:
+            return [t for t in self.living(actor) if len(self.face_down(t)) >= 2]
+        if effect == Effect.EXPOSE_INVESTIGATED:
+            return []  # the camera's target is whoever was just investigated: no choice to score
+        return self.living(actor)
+
+    def _events(self, events: list[dict[str, Any]]) -> None:
+        swapped: list[int] = []
+        ended = False
+        for e in events:
+            self.tokens.event(e)
+            kind = e["kind"]
+            if kind == "CardFlipped":
+                self.shown[e["seat"]][e["pos"]] = INTEGRITY_IDS[e["card"]]
+            elif kind == "CardsRevealed":
+                self.shown[e["seat"]] = [INTEGRITY_IDS[c] for c in e["cards"]]
+            elif kind == "CardsSwapped":
+                a, pa, b, pb = e["seat_a"], e["pos_a"], e["seat_b"], e["pos_b"]
+                self.shown[a][pa], self.shown[b][pb] = self.shown[b][pb], self.shown[a][pa]
+                swapped += [a, b]
+            elif kind == "Arranged":
+                self.shown[e["seat"]] = [None] * len(self.tokens.pos[e["seat"]])
+            elif kind == "Revived":
+                s = e["seat"]
+                self.shown[s] = [INTEGRITY_IDS[e["card"]]]
+                self.alive[s], self.wounded[s], self.gun[s], self.aim[s] = True, False, False, -1
+            elif kind == "Eliminated":
+                self.alive[e["seat"]], self.wounded[e["seat"]] = False, False
+            elif kind == "Wounded":
+                self.wounded[e["seat"]] = True
+            elif kind == "AllegianceInverted":
+                self.inverted[e["seat"]] = e["inverted"]
+            elif kind == "GunTaken":
+                s, source = e["seat"], e["source"]
+                if source == "centre":
+                    self.guns_centre -= 1
+                else:
+                    self.gun[int(source)], self.aim[int(source)] = False, -1
+                self.gun[s], self.aim[s] = True, -1
+            elif kind == "GunReturned":
+                self.gun[e["seat"]], self.aim[e["seat"]] = False, -1
+                self.guns_centre += 1
+            elif kind == "Aimed":
+                self.aim[e["seat"]] = e["target"]
+            elif kind == "EquipmentPlayed":
+                effect = self.effects[e["card"]]
+                if effect == Effect.RE_AIM:
+                    self.pending, self.pending_seat = "re-aim", e["target"]
+                elif effect == Effect.REDIRECT_SHOT:
+                    self.pending, self.pending_seat = "restrain", -1
+                elif effect == Effect.SWAP_OWN:
+                    self.pending, self.pending_seat = "give", e["seat"]
+            elif kind == "GameOver":
+                ended = self.over = True
+                self.shown = [[INTEGRITY_IDS[c] for c in cards] for cards in e["cards"]]
+        if swapped and not ended:
+            # [Fin] both leader cards in one living hand win at once; [Recibir un disparo] a wounded
+            # player left without a leader card is out. Neither happened, and that is evidence.
+            for s in dict.fromkeys(swapped):
+                if self.alive[s]:
+                    self.rules.append((NOT_BOTH, tuple(self.tokens.pos[s])))
+                    if self.wounded[s]:
+                        self.rules.append((HAS_LEADER, tuple(self.tokens.pos[s])))
+
+
+def card_names(ids: Sequence[int]) -> list[str]:
+    """Integrity card names of ``ids``."""
+    return [INTEGRITY_NAMES[i] for i in ids]
