@@ -23,6 +23,19 @@ Bot options:
   one entrant (repeatable), converted to the option's declared type; these are strict: an option
   the bot does not declare is an error. They override ``--seconds``/``--iterations``.
 
+Seat substitution (``--substitute``), for games with many seats and no two sides to swap::
+
+    copsolver arena gcbc --players 6 --a ismcts --b heuristic --substitute --games 100 --seed 1
+
+For each deal and each seat s (all seats, or ``--seats 0,2``) the deal is played twice: A in seat s
+and the *field* in every other seat, then B in seat s and the same field. The field is B unless
+``--field BOT`` names another bot (with ``--field-opt NAME=VALUE``); ``--seconds``/``--iterations``
+reach the field's bot too when it takes them. The table counts the substituted seat's wins, draws
+and times per entrant, by the team that seat was on at the end of the game (Good Cop Bad Cop:
+honest/crooked; Police 07: factor/detectives) and overall, with Wilson 95% intervals; the headline is
+the paired difference A - B in win rate over the same (deal, seat), with a 95% normal interval.
+``--games N`` plays N deals x seats x 2 games.
+
 The table goes to stdout, the progress bar to stderr (only on a terminal, and not with
 ``--quiet``). ``--json PATH`` writes the whole report: settings, the command line that reproduces
 it (with the seed even when it was drawn), versions, kernel mode, per-entrant per-role tallies with
@@ -32,11 +45,12 @@ Wilson 95% intervals, and every game with its deal seed, result, times and actio
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import secrets
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -52,8 +66,9 @@ from bots.cli import (
 )
 from solver.core import JSON, Game
 from solver.games import load as load_game
-from solver.search import arena
-from solver.search.arena import ArenaGame, BotSpec, Side
+from solver.search import arena, substitution
+from solver.search.arena import ArenaGame, BotSpec, Side, TournamentReport
+from solver.search.substitution import SubstitutionGame
 
 DEFAULT_GAMES = 100
 #: Budget flags and the bot option each one sets.
@@ -114,6 +129,21 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="play only the named line-up (for bots that play one role only; not seat-balanced)",
     )
     p.add_argument(
+        "--substitute", action="store_true",
+        help="seat substitution: per deal and seat, A then B in that seat, the field in the others",
+    )
+    p.add_argument(
+        "--field", metavar="BOT", help="with --substitute: the bot in the other seats (default: B)"
+    )
+    p.add_argument(
+        "--field-opt", action="append", default=[], metavar="NAME=VALUE",
+        help="with --field: an option of the field's bot (repeatable)",
+    )
+    p.add_argument(
+        "--seats", type=seat_list, metavar="LIST",
+        help="with --substitute: the seats to substitute, e.g. 0,2 (default: every seat)",
+    )
+    p.add_argument(
         "--backend", choices=arena.BACKENDS, default="process",
         help="where games run: process (local processes, default), serial, or ray (a Ray cluster)",
     )
@@ -123,6 +153,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_variant_flags(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar and no heading: only the table")
     return p
+
+
+def seat_list(text: str) -> list[int]:
+    """argparse type: comma-separated seat numbers, e.g. ``0,2``."""
+    words = [w.strip() for w in text.split(",")]
+    if not all(w.isdigit() for w in words):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of seat numbers")
+    return [int(w) for w in words]
 
 
 # --- entrants ---------------------------------------------------------------------------------
@@ -200,13 +238,13 @@ def bot_spec(game: Game, bot: str, flag: str, pairs: Sequence[str], budgets: dic
     return BotSpec(bot, options)
 
 
-def budget_note(specs: dict[Side, BotSpec], budgets: dict[str, Any]) -> str | None:
+def budget_note(specs: Iterable[BotSpec], budgets: dict[str, Any]) -> str | None:
     """A note naming the budget flags that some entrant's bot does not take, or None."""
     lines = []
     for option, flag in BUDGETS:
         if option not in budgets:
             continue
-        skipped = sorted({s.name for s in specs.values() if option not in s.options})
+        skipped = sorted({s.name for s in specs if option not in s.options})
         if skipped:
             lines.append(f"note: {flag} does not apply to {', '.join(skipped)} (no '{option}' option)")
     return "\n".join(lines) or None
@@ -230,6 +268,14 @@ def command_line(args: argparse.Namespace, who: Entrants, seed: int, options: di
             words += [f"--{who.flags[side]}-opt", pair]
     if args.no_swap:
         words.append("--no-swap")
+    if args.substitute:
+        words.append("--substitute")
+        if args.field is not None:
+            words += ["--field", args.field]
+        for pair in args.field_opt:
+            words += ["--field-opt", pair]
+        if args.seats is not None:
+            words += ["--seats", ",".join(str(s) for s in args.seats)]
     for key, value in options.items():
         flag = "--" + key.replace("_", "-")
         words += [flag] if value is True else [flag, str(value)]
@@ -255,38 +301,27 @@ def git_revision() -> JSON | None:
     return {"commit": commit, "dirty": bool(status.strip())}
 
 
-def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int:
-    """Run the tournament; print the table; write the JSON report if asked."""
-    err = sys.stderr if err is None else err
-    options = game_options(args)
-    game = load_game(args.game, **options)
-    who = entrants_from(args, game)
-    for flag in ["a", "b", *_role_names()]:
-        if getattr(args, f"{flag}_opt") and flag not in who.flags.values():
-            named = " and ".join(f"--{f}" for f in who.flags.values())
-            raise UsageError(f"--{flag}-opt: there is no --{flag} entrant here (the entrants are {named})")
-    budgets = {option: getattr(args, option) for option, _ in BUDGETS if getattr(args, option) is not None}
-    specs: dict[Side, BotSpec] = {}
-    for side in arena.SIDES:
-        flag = who.flags[side]
-        specs[side] = bot_spec(game, who.names[side], flag, getattr(args, f"{flag}_opt"), budgets)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    note = budget_note(specs, budgets)
-    if note is not None:
-        err.write(note + "\n")
-    arena.check_backend(args.backend)  # before the heading: a missing ray fails at once
-    json_path = Path(args.json) if args.json is not None else None
-    if json_path is not None and (json_path.is_dir() or not json_path.parent.is_dir()):
-        # checked now so that a long tournament does not end unable to write its report
-        raise UsageError(f"--json {args.json}: not a file in an existing folder")
-    total = args.games * len(arena.lineups(list(arena.roles(game)), not args.no_swap))
-    if not args.quiet:
-        drawn = "" if args.seed is not None else f" (drawn at random: rerun with --seed {seed})"
-        out.write(
-            f"Arena: {game.name}, A = {specs['A'].label}, B = {specs['B'].label}; "
-            f"{args.games} deals, {total} games; seed {seed}{drawn}; {args.backend} backend\n"
-        )
-        out.flush()
+def substitution_flags(args: argparse.Namespace, who: Entrants) -> None:
+    """UsageError for substitution flags without ``--substitute``, or ones it cannot take."""
+    if not args.substitute:
+        for flag, given in (("--field", args.field is not None), ("--field-opt", bool(args.field_opt)),
+                            ("--seats", args.seats is not None)):
+            if given:
+                raise UsageError(f"{flag} needs --substitute")
+        return
+    if args.no_swap:
+        raise UsageError("--substitute and --no-swap do not go together (substitution swaps one seat)")
+    if who.flags != {"A": "a", "B": "b"}:
+        raise UsageError("--substitute: name the entrants with --a and --b")
+    if args.field_opt and args.field is None:
+        raise UsageError("--field-opt: name the field's bot with --field (without it the field is B)")
+
+
+@contextlib.contextmanager
+def progress_bar(
+    err: TextIO, hidden: bool, total: int, description: str
+) -> Iterator[Callable[[int, str], None]]:
+    """A progress bar on ``err`` (none when ``hidden`` or off a terminal); yields ``update(done, text)``."""
     # rich loads only when a tournament runs: cli.py imports this module to build every parser.
     from rich.console import Console
     from rich.progress import (
@@ -299,7 +334,6 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) 
     )
 
     console = Console(file=err)
-    tally = {"A": 0, "B": 0, "draw": 0}
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -307,38 +341,91 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) 
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=console,
-        disable=args.quiet or not console.is_terminal,
+        disable=hidden or not console.is_terminal,
         transient=True,
     ) as bar:
-        task = bar.add_task(f"A {specs['A'].name} 0 : 0 B {specs['B'].name}", total=total)
+        task = bar.add_task(description, total=total)
 
-        def tick(done: int, total: int, played: ArenaGame) -> None:
-            tally[played.winner_side or "draw"] += 1
-            bar.update(
-                task,
-                completed=done,
-                description=f"A {specs['A'].name} {tally['A']} : {tally['B']} B {specs['B'].name}",
-            )
+        def update(done: int, text: str) -> None:
+            bar.update(task, completed=done, description=text)
 
-        report = arena.run(
-            game,
-            specs["A"],
-            specs["B"],
-            games=args.games,
-            seed=seed,
-            swap=not args.no_swap,
-            backend=args.backend,
-            workers=args.workers,
-            progress=tick,
-            command=command_line(args, who, seed, options),
+        yield update
+
+
+def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int:
+    """Run the tournament (or the seat substitution); print the table; write the JSON report if asked."""
+    err = sys.stderr if err is None else err
+    options = game_options(args)
+    game = load_game(args.game, **options)
+    who = entrants_from(args, game)
+    substitution_flags(args, who)
+    for flag in ["a", "b", *_role_names()]:
+        if getattr(args, f"{flag}_opt") and flag not in who.flags.values():
+            named = " and ".join(f"--{f}" for f in who.flags.values())
+            raise UsageError(f"--{flag}-opt: there is no --{flag} entrant here (the entrants are {named})")
+    budgets = {option: getattr(args, option) for option, _ in BUDGETS if getattr(args, option) is not None}
+    specs: dict[Side, BotSpec] = {}
+    for side in arena.SIDES:
+        flag = who.flags[side]
+        specs[side] = bot_spec(game, who.names[side], flag, getattr(args, f"{flag}_opt"), budgets)
+    field = specs["B"] if args.field is None else bot_spec(game, args.field, "field", args.field_opt, budgets)
+    seats = substitution.check_seats(game, args.seats) if args.substitute else ()
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    note = budget_note([*specs.values(), field], budgets)
+    if note is not None:
+        err.write(note + "\n")
+    arena.check_backend(args.backend)  # before the heading: a missing ray fails at once
+    json_path = Path(args.json) if args.json is not None else None
+    if json_path is not None and (json_path.is_dir() or not json_path.parent.is_dir()):
+        # checked now so that a long tournament does not end unable to write its report
+        raise UsageError(f"--json {args.json}: not a file in an existing folder")
+    if args.substitute:
+        total = args.games * len(seats) * 2
+        mode = f", field = {field.label}, seat(s) {','.join(map(str, seats))} substituted"
+    else:
+        total = args.games * len(arena.lineups(list(arena.roles(game)), not args.no_swap))
+        mode = ""
+    if not args.quiet:
+        drawn = "" if args.seed is not None else f" (drawn at random: rerun with --seed {seed})"
+        out.write(
+            f"Arena: {game.name}, A = {specs['A'].label}, B = {specs['B'].label}{mode}; "
+            f"{args.games} deals, {total} games; seed {seed}{drawn}; {args.backend} backend\n"
         )
+        out.flush()
+    a, b = specs["A"].name, specs["B"].name
+    wins = {"A": 0, "B": 0, "draw": 0}
+    command = command_line(args, who, seed, options)
+    with progress_bar(err, args.quiet, total, f"A {a} 0 : 0 B {b}") as update:
+        report: TournamentReport
+        if args.substitute:
+
+            def seat_tick(done: int, total: int, played: SubstitutionGame) -> None:
+                wins[played.side] += played.won
+                update(done, f"A {a} {wins['A']} : {wins['B']} B {b} (seat wins)")
+
+            report = substitution.run(
+                game, specs["A"], specs["B"], games=args.games, seed=seed, field=field, seats=seats,
+                backend=args.backend, workers=args.workers, progress=seat_tick, command=command,
+            )
+        else:
+
+            def tick(done: int, total: int, played: ArenaGame) -> None:
+                wins[played.winner_side or "draw"] += 1
+                update(done, f"A {a} {wins['A']} : {wins['B']} B {b}")
+
+            report = arena.run(
+                game, specs["A"], specs["B"], games=args.games, seed=seed, swap=not args.no_swap,
+                backend=args.backend, workers=args.workers, progress=tick, command=command,
+            )
     revision = git_revision()
     if revision is not None:
         report = dataclasses.replace(report, environment=report.environment | {"git": revision})
-    out.write(arena.format_report(report))
+    if isinstance(report, substitution.SubstitutionReport):
+        out.write(substitution.format_report(report))
+    elif isinstance(report, arena.ArenaReport):
+        out.write(arena.format_report(report))
     if json_path is not None:
         json_path.write_text(report.dumps(), encoding="utf-8")
         if not args.quiet:
             out.write(f"Report written to {json_path}\n")
     return EXIT_OK
-
