@@ -164,6 +164,10 @@ class Police07ISMCTSBot(ISMCTSBot):
             True, bool, "detectives: draw Dr. Factor's stop by the learnt location-category weights "
             "(false: uniformly over the possible set)"
         ),
+        "chase": Option(
+            "auto", str, "playout detectives chase: auto (a possible stop in Dr. Factor's search, "
+            "his determinized stop in the detectives'), true (his stop) or belief (a possible stop)"
+        ),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -172,6 +176,10 @@ class Police07ISMCTSBot(ISMCTSBot):
         if not isinstance(game, Police07Game):
             raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {game.name!r}")
         super().__init__(game, seat, rng, **options)
+        if self.settings["chase"] not in ("auto", "true", "belief"):
+            raise ConfigError(
+                f"ismcts bot: option 'chase' must be auto, true or belief, not {self.settings['chase']!r}"
+            )
 
     def _placing(self, view: View) -> bool:
         # The simulator starts after set-up, so free-start placements (variant) are not searched.
@@ -205,9 +213,12 @@ class Police07ISMCTSBot(ISMCTSBot):
 
         if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker
             raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {self.game.name!r}")
-        tables = SimTables.for_searcher(
-            self.game, self.seat, epsilon=self.settings["epsilon"], coalition_r=self.settings["coalition_r"]
-        )
+        playout = {"epsilon": self.settings["epsilon"], "coalition_r": self.settings["coalition_r"]}
+        chase = self.settings["chase"]
+        if chase == "auto":
+            tables = SimTables.for_searcher(self.game, self.seat, **playout)
+        else:
+            tables = SimTables.build(self.game, chase=chase, **playout)
         belief = None
         if self.seat != 0 and self.settings["weights"]:
             from solver.belief.categories import category_weights

@@ -51,11 +51,33 @@ def test_generic_bot_on_a_game_without_its_own() -> None:
         ({"c": -0.1}, "'c' must be in"),
         ({"coalition_r": 1.0}, "'coalition_r' must be in"),
         ({"depth": 3}, "unknown option 'depth'"),
+        ({"chase": "psychic"}, "'chase' must be auto, true or belief"),
     ],
 )
 def test_bad_options(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         bots.make("police07", "ismcts", seat=0, **options)
+
+
+@pytest.mark.parametrize(("seat", "chase", "expected"), [
+    (0, "auto", "belief"), (1, "auto", "true"), (1, "belief", "belief"), (0, "true", "true"),
+])
+def test_chase_option_picks_the_playout_chase(
+    seat: int, chase: str, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """auto: Dr. Factor's search chases a possible stop, the detectives' his stop; else as asked."""
+    from solver.games.police07 import sim
+
+    seen: list[str] = []
+
+    def spy(game: Any, view: Any, tables: Any, belief: Any = None) -> Any:
+        seen.append(tables.chase)
+        return sim.P07Determinizer(game, view, tables, belief)
+
+    monkeypatch.setattr(sim, "make_determinizer", spy)
+    state = police_state(PREFIX)
+    bots.make(GAME, "ismcts", seat=seat, rng=0, chase=chase).determinizer(state.view(seat))
+    assert seen == [expected]
 
 
 def test_police_bot_refuses_other_games() -> None:
