@@ -385,7 +385,7 @@ def ask_human(game: Game, state: State, seat: Seat, printer: GamePrinter, term: 
         if not word:
             continue
         if word in ("help", "?", "h"):
-            term.say(HELP)
+            term.say(printer.notation or HELP)
             continue
         if word in ("quit", "exit", "q"):
             raise GameAbandoned(f"Seat {seat} quit; game abandoned.", EXIT_OK)

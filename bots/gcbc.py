@@ -30,9 +30,11 @@ and ``advise`` lists them all.
 8. Equip when no investigation is worth much (every team is nearly settled).
 
 **Aiming**: the likeliest enemy, known enemy leader first (a wounded one above all), never a known
-leader of its own team. **Turning a card face up** (Equip, Arm, Truth Serum, Report Audit): Honest
-first, then Crooked, a leader card last. An honest player shows the truth; a crooked player hides
-behind an Honest card while it has one; a leader keeps its leader card face down as long as it can.
+leader of its own team; among equals it keeps its current aim.
+
+**Turning a card face up** (Equip, Arm, Truth Serum, Report Audit): Honest first, then Crooked, a
+leader card last. An honest player shows the truth; a crooked player hides behind an Honest card
+while it has one; a leader keeps its leader card face down as long as it can.
 
 **Equipment** (played only when its rule below applies; otherwise ``pass`` in windows):
 
@@ -253,31 +255,43 @@ def read_view(game: GCBCGame, data: JSON) -> Knowledge:
                 pool[c] = max(0.0, pool[c] - 1.0)
     total = sum(pool.values()) or 1.0
     slot = [pool[name] / total for name in INTEGRITY_NAMES]
+    memo: dict[tuple[tuple[int, ...], int, bool], tuple[float, float, float]] = {}
     for s in range(n):
         known = [c for c in cards[s] if c is not None] + floating[s]
         missing = max(0, len(cards[s]) - len(known))
-        inverted = bool(players[s]["inverted"])
-        pc = pa = pk = mass = 0.0
-        for combo in product(range(4), repeat=missing):
-            weight = math.prod(slot[i] for i in combo)
-            if weight == 0.0:
-                continue
-            mass += weight
-            hand = [_CARD_INDEX[c] for c in known] + list(combo)
-            if team_of(hand, inverted) == "crooked":
-                pc += weight
-            pa += weight if 0 in hand else 0.0
-            pk += weight if 1 in hand else 0.0
-        mass = mass or 1.0
-        k.p_crooked.append(pc / mass)
-        k.p_agent.append(pa / mass)
-        k.p_kingpin.append(pk / mass)
+        key = (tuple(sorted(_CARD_INDEX[c] for c in known)), missing, bool(players[s]["inverted"]))
+        if key not in memo:  # seats with the same known cards share the sum
+            memo[key] = _team_odds(*key, slot)
+        pc, pa, pk = memo[key]
+        k.p_crooked.append(pc)
+        k.p_agent.append(pa)
+        k.p_kingpin.append(pk)
         k.settled.append(missing == 0 or AGENT in known or KINGPIN in known)
         seen = len(known)
         bad = sum(1 for c in known if c in (CROOKED, KINGPIN))
         k.why.append(f"{bad} of {seen} seen cards crooked" if seen else "no card seen")
     _behaviour(k, data)
     return k
+
+
+def _team_odds(
+    known: tuple[int, ...], missing: int, inverted: bool, slot: list[float]
+) -> tuple[float, float, float]:
+    """(P(crooked), P(holds the Agent), P(holds the Kingpin)) of a hand with ``missing`` unknown
+    cards, each drawn independently with the probabilities ``slot`` (rule 2)."""
+    pc = pa = pk = mass = 0.0
+    for combo in product(range(4), repeat=missing):
+        weight = math.prod(slot[i] for i in combo)
+        if weight == 0.0:
+            continue
+        mass += weight
+        hand = [*known, *combo]
+        if team_of(hand, inverted) == "crooked":
+            pc += weight
+        pa += weight if 0 in hand else 0.0
+        pk += weight if 1 in hand else 0.0
+    mass = mass or 1.0
+    return pc / mass, pa / mass, pk / mass
 
 
 def _behaviour(k: Knowledge, data: JSON) -> None:
@@ -598,7 +612,9 @@ class _Decider:
             t = a - codec.AIM
             if holder == k.me:
                 value, why = self.target_value(t)
-                out.append((a, value, f"{why}; aim"))
+                # keep the current aim among equals: a needless re-aim only adds noise to the table
+                same = t == k.aim[k.me]
+                out.append((a, value + (0.01 if same else 0.0), f"{why}; {'keep aiming' if same else 'aim'}"))
             else:
                 # Planted Evidence: the most likely enemy of mine, wherever the Gun is
                 out.append((a, k.p_enemy(t) + 0.75 * k.p_enemy_leader(t) - (3.0 if t == k.me else 0.0),

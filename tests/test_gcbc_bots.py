@@ -1,0 +1,306 @@
+"""The Good Cop Bad Cop heuristic bot (bots/gcbc.py), its printer and its seat-protocol service.
+
+The bot only ever receives its seat's view; the tests check that it plays legal moves in every
+configuration, that a seed replays a game, that its choice is a function of the view (two different
+true states with the same view give the same move), that it explains itself, and that it clearly
+beats the random bot. The printer tests check that each event is printed once and that neither the
+spectator nor a human seat reads a secret it does not know.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+import bots
+from bots import display
+from bots.cli import draw_chance as draw
+from bots.cli import main
+from bots.gcbc import HeuristicBot, read_view
+from bots.protocol import SeatServer, encode_reply
+from solver.core import ConfigError, Event, IllegalActionError, make_rng, spawn
+from solver.games import load
+from solver.games.gcbc.deal import team_of
+from solver.games.gcbc.events import Investigated
+from solver.games.gcbc.rules import GCBCGame, GCBCState
+
+CONFIGS = [(players, deck) for deck in ("rulebook", "4th") for players in range(4, 9)]
+
+
+def play(game: GCBCGame, seed: int, lineup: list[str], stop: int | None = None) -> GCBCState:
+    """One seeded game (``state.apply`` checks every move); ``stop``: after that many plies."""
+    state = game.new_initial_state()
+    rngs = spawn(make_rng(seed), game.num_players + 1)
+    players = [bots.make(game, lineup[s], seat=s, rng=rngs[s]) for s in range(game.num_players)]
+    while not state.is_terminal() and (stop is None or len(state.history) < stop):
+        if state.is_chance_node():
+            state.apply(draw(state, rngs[-1]))
+        else:
+            seat = state.current_player()
+            state.apply(players[seat].step(state.view(seat)))
+        assert len(state.history) < 20_000, "a game that does not end"
+    return state
+
+
+def heuristic_games(seeds: range) -> None:
+    for seed in seeds:
+        players, deck = CONFIGS[seed % len(CONFIGS)]
+        game = load("gcbc", players=players, deck=deck)
+        assert isinstance(game, GCBCGame)
+        lineup = ["heuristic" if (s + seed) % 3 else "random" for s in range(players)]
+        state = play(game, seed, lineup)
+        assert state.is_terminal() and state.winner in ("honest", "crooked", "solo")
+
+
+# --- legality and determinism -----------------------------------------------------------------------
+def test_registered_and_only_for_gcbc() -> None:
+    assert "heuristic" in bots.available("gcbc")
+    with pytest.raises(ConfigError):
+        HeuristicBot(load("police07"), 0, np.random.default_rng(0))
+    bot = bots.make("gcbc", "heuristic", seat=1, rng=0)
+    state = load("gcbc").new_initial_state()
+    with pytest.raises(IllegalActionError):  # seat 1 has no decision at a chance node
+        bot.step(state.view(1))
+
+
+def test_heuristic_plays_legal_moves_in_every_configuration() -> None:
+    heuristic_games(range(200))
+
+
+@pytest.mark.slow
+def test_heuristic_plays_legal_moves_in_many_games() -> None:
+    heuristic_games(range(200, 1200))
+
+
+def test_same_seed_same_game() -> None:
+    game = load("gcbc", players=6, deck="4th")
+    assert isinstance(game, GCBCGame)
+    first = play(game, 5, ["heuristic"] * 6)
+    assert first.history == play(game, 5, ["heuristic"] * 6).history
+    assert first.history != play(game, 6, ["heuristic"] * 6).history
+
+
+@pytest.mark.parametrize(("players", "deck"), [(5, "rulebook"), (7, "4th")])
+def test_the_move_depends_only_on_the_view(players: int, deck: str) -> None:
+    game = load("gcbc", players=players, deck=deck)
+    assert isinstance(game, GCBCGame)
+    rng = np.random.default_rng(players)
+    checked = 0
+    for stop in range(30, 400, 37):
+        state = play(game, stop, ["heuristic"] * players, stop=stop)
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        seat = state.current_player()
+        view = state.view(seat)
+        other = game.resample(view, rng)
+        assert other.view(seat).to_json() == view.to_json()
+        ours = HeuristicBot(game, seat, np.random.default_rng(11)).step(view)
+        theirs = HeuristicBot(game, seat, np.random.default_rng(11)).step(other.view(seat))
+        assert ours == theirs
+        checked += 1
+    assert checked >= 5
+
+
+def test_advice_ranks_every_legal_move_with_a_reason() -> None:
+    game = load("gcbc", players=6)
+    assert isinstance(game, GCBCGame)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    advisers = [bots.make(game, "heuristic", seat=s, rng=s) for s in range(6)]
+    kinds: set[str] = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(draw(state, rng))
+            continue
+        seat = state.current_player()
+        view = state.view(seat)
+        advice = advisers[seat].advise(view)
+        assert sorted(r.action for r in advice.ranked) == sorted(view.legal_actions)
+        assert all(r.reason for r in advice.ranked)
+        assert [r.score for r in advice.ranked] == sorted((r.score for r in advice.ranked), reverse=True)
+        assert advice.summary and advice.belief["team"] in ("honest", "crooked")
+        assert len(advice.belief["seats"]) == 6
+        kinds.add(advice.best.text.split()[0])
+        state.apply(advice.best.action)
+    assert {"arrange", "aim", "pass", "flip"} <= kinds and kinds & {"investigate", "shoot", "arm"}
+
+
+def test_team_estimate_reads_known_cards() -> None:
+    game = load("gcbc", players=5)
+    assert isinstance(game, GCBCGame)
+    state = play(game, 1, ["heuristic"] * 5, stop=200)
+    for seat in range(5):
+        k = read_view(game, state.view(seat).to_json())
+        assert k.team == team_of(state.cards[seat], state.inverted[seat])
+        for s in range(5):
+            for pos, card in enumerate(k.cards[s]):
+                if card is not None:  # what the bot believes it knows is true
+                    assert card == ("agent", "kingpin", "honest", "crooked")[state.cards[s][pos]]
+            if k.p_agent[s] > 0.999:
+                assert 0 in state.cards[s]
+
+
+def test_heuristic_team_beats_random_team() -> None:
+    """Each deal is played twice, the heuristic on one team and random on the other, then swapped.
+
+    Teams are read from the dealt cards by the test harness (not by the bots) before anyone moves.
+    """
+    wins = {"heuristic": 0, "random": 0}
+    games = 0
+    for seed in range(30):
+        players, deck = CONFIGS[seed % len(CONFIGS)]
+        game = load("gcbc", players=players, deck=deck)
+        assert isinstance(game, GCBCGame)
+        for honest_bot, crooked_bot in (("heuristic", "random"), ("random", "heuristic")):
+            state = game.new_initial_state()
+            rngs = spawn(make_rng(seed), players + 1)
+            while state.is_chance_node():
+                state.apply(draw(state, rngs[-1]))
+            teams = [team_of(state.cards[s]) for s in range(players)]
+            lineup = [honest_bot if team == "honest" else crooked_bot for team in teams]
+            seated = [bots.make(game, lineup[s], seat=s, rng=rngs[s]) for s in range(players)]
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply(draw(state, rngs[-1]))
+                else:
+                    seat = state.current_player()
+                    state.apply(seated[seat].step(state.view(seat)))
+            games += 1
+            if state.winner in ("honest", "crooked"):
+                wins[honest_bot if state.winner == "honest" else crooked_bot] += 1
+    # Measured: about 88% against 6% (docs/gcbc-bots.md); the margin asked here is generous.
+    assert wins["heuristic"] >= 0.65 * games, wins
+    assert wins["heuristic"] >= 3 * wins["random"], wins
+
+
+# --- the printer and copsolver play ---------------------------------------------------------------------
+def run_play(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["play", "gcbc", *args]) == 0
+    return capsys.readouterr().out
+
+
+def game_of(path: Any) -> GCBCState:
+    """The game a replay file records, re-applied."""
+    from bots.cli import read_replay
+
+    state = read_replay(path).state
+    assert isinstance(state, GCBCState)
+    return state
+
+
+def secret_lines(state: GCBCState) -> set[str]:
+    """Every line that tells a secret: the full private events rendered for those who know them."""
+    printer = display.make_printer(state.game, range(state.game.num_players))
+    out = set()
+    for event in state.events:
+        if event.visible_to is not None and not display._secret_hidden(event):
+            out.update(line for line in printer.render(event) if line.startswith("  seat"))
+    return out
+
+
+def investigations(events: list[Event]) -> int:
+    # one full event per look (the copy for the others carries card None)
+    return sum(1 for e in events if isinstance(e, Investigated) and e.card is not None)
+
+
+def test_spectator_prints_each_event_once_and_no_secret(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    path = tmp_path / "g.jsonl"
+    out = run_play(capsys, "--seed", "1", "--players", "6", "--replay", str(path))
+    state = game_of(path)
+    assert out.splitlines()[0].startswith("Good Cop Bad Cop, seed 1")
+    assert re.fullmatch(r"Winner: .+ — .+", out.splitlines()[-1])
+    record = out.split("\nThe cards:")[0]
+    looks = re.findall(r"^  seat \d+ looks at seat \d+'s card \d+(.*)$", record, re.MULTILINE)
+    assert len(looks) == investigations(state.events) > 0
+    assert all(rest == "" for rest in looks), "the spectator was told an investigated card"
+    for line in secret_lines(state):
+        assert line not in record.splitlines(), line
+    assert not re.search(r"is dealt |lays its cards out|now holds|Equipment: ", record)
+    assert "IntegrityDealt" not in out and "=" not in record  # no fallback field dumps
+
+
+def test_a_human_seat_sees_its_own_secrets_only(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    path = tmp_path / "g.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 2000))
+    out = run_play(capsys, "--seed", "4", "--players", "5", "--seat", "2=human", "--replay", str(path))
+    state = game_of(path)
+    assert state.is_terminal()
+    assert "Seat 2: seat 2 lays out its Integrity cards" in out
+    assert "Your Integrity cards: " in out and "Legal moves:" in out
+    record = out.split("\nThe cards:")[0]
+    looks = re.findall(r"^  seat (\d+) looks at seat \d+'s card \d+(: \w+)?$", record, re.MULTILINE)
+    assert len(looks) == investigations(state.events)
+    for by, card in looks:
+        assert bool(card) == (by == "2"), "a card is named exactly when seat 2 looked"
+    dealt = re.findall(r"^  seat (\d+) is dealt ", record, re.MULTILINE)
+    assert dealt and set(dealt) == {"2"}
+
+
+def test_printing_in_batches_equals_printing_at_once() -> None:
+    game = load("gcbc", players=7, deck="4th")
+    assert isinstance(game, GCBCGame)
+    state = play(game, 9, ["heuristic"] * 7)
+    for seats in (None, [3]):
+        whole = display.format_events(game, state.events, seats)
+        printer = display.make_printer(game, seats)
+        batches = [state.events[i:i + 17] for i in range(0, len(state.events), 17)]
+        parts = [line for batch in batches for line in printer.feed(batch)]
+        assert parts == whole
+
+
+def test_play_mixes_humans_random_and_heuristic(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\nmoves\n" + "1\n" * 3000))
+    out = run_play(capsys, "--seed", "2", "--players", "4", "--seat", "0=human", "--seat", "3=human",
+                   "--seat", "1=random")
+    assert "'investigate 2.1'" in out  # the game's own notation help
+    assert out.splitlines()[-1].startswith("Winner: ")
+    assert "several humans share this screen" in out
+
+
+# --- the seat protocol ----------------------------------------------------------------------------------
+def test_seat_protocol_serves_gcbc_with_the_heuristic() -> None:
+    server = SeatServer()
+
+    def send(msg: dict[str, Any]) -> list[dict[str, Any]]:
+        return [json.loads(encode_reply(r)) for r in server.handle_line(json.dumps(msg))]
+
+    welcome = send({"type": "hello"})[0]
+    assert "heuristic" in welcome["games"]["gcbc"]["bots"]
+    started = send({"type": "new_game", "game": "gcbc", "seed": 3, "config": {"players": 5, "deck": "4th"},
+                    "bots": {str(s): "heuristic" for s in range(1, 5)}})[0]
+    game_id = started["game_id"]
+    publics: list[str] = []
+    view: dict[str, Any] = {}
+    for _ in range(500):
+        replies = send({"type": "advance", "game_id": game_id})
+        publics += [r["public"]["action"] for r in replies if r["type"] == "applied"]
+        if replies[-1]["over"]:
+            break
+        view = send({"type": "view", "game_id": game_id, "seat": 0})[0]["view"]
+        decided = send({"type": "decide", "game": "gcbc", "view": view, "seed": 1})[0]
+        assert decided["type"] == "decision" and decided["action"] in view["legal_actions"]
+        again = send({"type": "decide", "game": "gcbc", "view": view, "seed": 1})[0]
+        assert again["action"] == decided["action"]
+        applied = send({"type": "apply", "game_id": game_id, "action": decided["action"]})[0]
+        assert applied["type"] == "applied"
+        publics.append(applied["public"]["action"])
+        if applied["over"]:
+            break
+    state = server.tables[game_id].state
+    assert state.is_terminal()
+    # unaddressed replies carry public text only: hidden deals, layouts and draws read "?"
+    assert not [p for p in publics if re.match(r"(leaders|deal|arrange) \d", p)]
+    assert any(p == "arrange ?" for p in publics)
+    assert not [p for p in publics if re.match(r"draw [a-z]", p)]
+    hint = send({"type": "hint_view", "game": "gcbc", "view": view})[0]
+    assert hint["type"] == "hint" and hint["bot"] == "heuristic"
+    assert sorted(r["text"] for r in hint["advice"]["ranked"]) == sorted(view["legal_actions"])
