@@ -34,206 +34,92 @@ sums over every consistent deal::
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from math import perm
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
-from solver.belief.gcbc_behaviour import BehaviourModel, Table, hand_classes, hand_ids
-from solver.belief.gcbc_walk import HAS_LEADER, NOT_BOTH, Recorder, Walk
+from solver.belief.gcbc_behaviour import BehaviourModel, hand_classes
+from solver.belief.gcbc_clusters import (
+    Cluster,
+    Factors,
+    FloatArray,
+    IntArray,
+    clusters,
+    convolve,
+    enumerate_cluster,
+    honest_prior,
+)
+from solver.belief.gcbc_walk import Walk
 from solver.core import JSON, BadStateError, ConfigError
 from solver.games.gcbc.deal import INTEGRITY_NAMES, Integrity
-from solver.games.gcbc.resample import Cell, Contradiction
+from solver.games.gcbc.resample import Contradiction
 
 if TYPE_CHECKING:
     from solver.games.gcbc.rules import GCBCGame
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
-#: The cards one seat may hold at set-up: every triple with at most one leader card.
-SEAT_TRIPLES: Final[tuple[tuple[int, ...], ...]] = tuple(
-    t for t in itertools.product(range(4), repeat=3)
-    if sum(1 for c in t if c in (Integrity.AGENT, Integrity.KINGPIN)) <= 1
-)
-
-
-# --- factors ---------------------------------------------------------------------------------------
-def _factors(walk: Walk, model: BehaviourModel | None) -> dict[tuple[Cell, ...], Table]:
-    """Every factor of the view, multiplied together per tuple of cells (tables scaled to max 1)."""
-    tables: dict[tuple[Cell, ...], Table] = {}
-
-    def add(cells: tuple[Cell, ...], table: Table) -> None:
-        if cells in tables:
-            table = tables[cells] * table
-        top = float(table.max())
-        if top <= 0.0:
-            raise BadStateError(f"gcbc posterior: seat {walk.seat}'s view contradicts itself")
-        tables[cells] = table / top
-
-    own = Recorder()
-    walk.tokens.finish(own)  # dealt, not laid out yet: the hand is in canonical order
-    for cell, x in [*walk.rec.binds, *own.binds]:
-        add((cell,), np.eye(4)[x])
-    for kind, cells in walk.rules:
-        ids = hand_ids(len(cells))
-        agent = (ids == Integrity.AGENT).any(axis=1)
-        kingpin = (ids == Integrity.KINGPIN).any(axis=1)
-        add(cells, (~(agent & kingpin) if kind == NOT_BOTH else (agent | kingpin)).astype(np.float64))
-        if kind not in (NOT_BOTH, HAS_LEADER):
-            raise BadStateError(f"gcbc posterior: unknown rule {kind!r}")
-    if model is not None:
-        for choice in walk.choices:
-            if choice.actor != walk.seat:  # one's own choices are explained by one's known cards
-                add(choice.cells, model.table(choice))
-    return tables
-
-
-def _seats_of(cell: Cell, perms: Sequence[Sequence[Cell]]) -> set[int]:
-    """The set-up seats whose tokens ``cell`` may be."""
-    if isinstance(cell, int):
-        return {cell // 3}
-    return set().union(*(_seats_of(item, perms) for item in perms[cell[0]]))
-
-
-def _resolve(cell: Cell, perms: Sequence[Sequence[Cell]], orders: Mapping[int, Sequence[int]]) -> int:
-    """The token behind ``cell`` when each hidden permutation ``k`` put item ``orders[k][j]`` in
-    slot ``j``."""
-    while isinstance(cell, tuple):
-        k, j = cell
-        cell = perms[k][orders[k][j]]
-    return cell
-
-
-def _honest_prior(n: int, side: int) -> FloatArray:
-    """``f(h)`` for every Honest count ``h`` (0 where the supply rules it out); see the docstring."""
-    m = 3 * n - 2
-    f = np.zeros(3 * n + 1)
-    for h in range(3 * n + 1):
-        if h <= side and 0 <= m - h <= side:
-            f[h] = perm(side, h) * perm(side, m - h)
-    return np.asarray(f / f.max(), dtype=np.float64)
-
-
-# --- clusters --------------------------------------------------------------------------------------
-@dataclass
-class _Cluster:
-    """The configurations of a set of seats: weights, supply use, cards per token, hands now."""
-
-    seats: list[int]
-    weight: FloatArray
-    agent: IntArray
-    kingpin: IntArray
-    honest: IntArray
-    tokens: IntArray  # rows: configurations; columns: the cluster's tokens, 3 per seat in order
-    hands: dict[int, IntArray]  # seat -> cards it holds now, per configuration
-    prob: FloatArray | None = None
-
-    def table(self, size: int) -> FloatArray:
-        """Total weight per (agent used, kingpin used, Honest count)."""
-        t = np.zeros((2, 2, size))
-        np.add.at(t, (self.agent, self.kingpin, self.honest), self.weight)
-        return t
-
-
-def _enumerate(seats: list[int], perm_ids: list[int], perms: Sequence[Sequence[Cell]],
-               tables: Mapping[tuple[Cell, ...], Table], hands: Mapping[int, Sequence[Cell]],
-               rows: IntArray | None = None) -> _Cluster:
-    """Enumerate a cluster (``rows``: its token configurations, when the caller lists them)."""
-    local = {3 * s + p: 3 * i + p for i, s in enumerate(seats) for p in range(3)}
-    if rows is None:
-        rows = _token_rows(seats, tables)
-    results = []
-    for orders_list in itertools.product(*(itertools.permutations(range(len(perms[k]))) for k in perm_ids)):
-        orders = dict(zip(perm_ids, orders_list, strict=True))
-        w = np.ones(len(rows))
-        for cells, table in tables.items():
-            idx = np.zeros(len(rows), dtype=np.int64)
-            for p, cell in enumerate(cells):
-                idx += rows[:, local[_resolve(cell, perms, orders)]] * 4 ** p
-            w = w * table[idx]
-        now = {s: rows[:, [local[_resolve(c, perms, orders)] for c in cells]] for s, cells in hands.items()}
-        results.append((w, now))
-    weight = np.concatenate([w for w, _ in results])
-    tokens = np.concatenate([rows] * len(results))
-    return _Cluster(
-        seats, weight,
-        (tokens == Integrity.AGENT).any(axis=1).astype(np.int64),
-        (tokens == Integrity.KINGPIN).any(axis=1).astype(np.int64),
-        (tokens == Integrity.HONEST).sum(axis=1).astype(np.int64),
-        tokens, {s: np.concatenate([now[s] for _, now in results]) for s in hands},
-    )
-
-
-def _token_rows(seats: list[int], tables: Mapping[tuple[Cell, ...], Table]) -> IntArray:
-    """The cluster's token configurations that no single-token observation rules out."""
-    allowed: dict[int, Table] = {}
-    for cells, table in tables.items():
-        if len(cells) == 1 and isinstance(cells[0], int):
-            allowed[cells[0]] = table
-    per_seat = []
-    for s in seats:
-        per_seat.append([t for t in SEAT_TRIPLES
-                         if all(allowed.get(3 * s + p, np.ones(4))[c] > 0 for p, c in enumerate(t))])
-    rows = [sum(combo, ()) for combo in itertools.product(*per_seat)]
-    rows = [r for r in rows if r.count(Integrity.AGENT) <= 1 and r.count(Integrity.KINGPIN) <= 1]
-    return np.array(rows, dtype=np.int64).reshape(len(rows), 3 * len(seats))
-
-
-def _conv(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Combine two (agent, kingpin, Honest) tables: leaders at most once each, Honest counts add."""
-    size = a.shape[2]
-    out = np.zeros_like(a)
-    for a1, a2, k1, k2 in itertools.product(range(2), repeat=4):
-        if a1 + a2 <= 1 and k1 + k2 <= 1:
-            out[a1 + a2, k1 + k2] += np.convolve(a[a1, k1], b[a2, k2])[:size]
-    return out
-
-
-# --- the posterior ---------------------------------------------------------------------------------
 class GCBCPosterior:
-    """The posterior over deals given one seat's view (see the module docstring)."""
+    """The posterior over deals given one seat's view (see the module docstring).
 
-    def __init__(self, game: GCBCGame, walk: Walk, clusters: list[_Cluster],
-                 model: BehaviourModel | None) -> None:
-        self.game, self.walk, self.clusters, self.model = game, walk, clusters, model
-        n = game.num_players
-        self.size = 3 * n + 1
-        self.prior_h = _honest_prior(n, game.side_cards)
+    Build it with :func:`posterior`; :meth:`update` brings it up to date with a later view of the
+    same seat, walking only the new history entries and enumerating only the clusters whose
+    factors changed.
+    """
+
+    def __init__(self, game: GCBCGame, factors: Factors, cache: dict[object, Cluster]) -> None:
+        self.game, self.factors, self.cache = game, factors, cache
+        walk = factors.walk
+        self.model = factors.model
+        self.seat = walk.seat
+        self.done, self.last_entry = walk.done, walk.last_entry
+        self.inverted = list(walk.inverted)
+        self.clusters = clusters(factors.current(), cache)
+        self.size = 3 * game.num_players + 1
+        self.prior_h = honest_prior(game.num_players, game.side_cards)
         delta = np.zeros((2, 2, self.size))
         delta[0, 0, 0] = 1.0
-        tables = [c.table(self.size) for c in clusters]
+        tables = [c.table(self.size) for c in self.clusters]
         self.forward = [delta]
         for t in tables:
-            self.forward.append(_conv(self.forward[-1], t))
+            self.forward.append(convolve(self.forward[-1], t))
         backward = [delta]
         for t in reversed(tables):
-            backward.append(_conv(t, backward[-1]))
+            backward.append(convolve(t, backward[-1]))
         backward.reverse()
         self.evidence = float(self.forward[-1][1, 1] @ self.prior_h)
         if not self.evidence > 0.0:
-            raise BadStateError(f"gcbc posterior: no deal is consistent with seat {walk.seat}'s view")
-        for c, cluster in enumerate(clusters):
-            rest = _conv(self.forward[c], backward[c + 1])
-            ctx = np.zeros((2, 2, self.size))
-            for a, k in itertools.product(range(2), repeat=2):
-                for h in range(self.size):
-                    ctx[a, k, h] = rest[1 - a, 1 - k, :self.size - h] @ self.prior_h[h:]
-            context = ctx[cluster.agent, cluster.kingpin, cluster.honest]
-            cluster.prob = cluster.weight * context / self.evidence
+            raise BadStateError(f"gcbc posterior: no deal is consistent with seat {self.seat}'s view")
+        # hankel[h, j] = f(h + j): the prior of the total when this cluster uses h Honest cards
+        # and the others j.
+        j = np.arange(self.size)
+        total = j[:, None] + j[None, :]
+        hankel = np.where(total < self.size, self.prior_h[np.minimum(total, self.size - 1)], 0.0)
+        self.probs: list[FloatArray] = []
+        for c, cl in enumerate(self.clusters):
+            rest = convolve(self.forward[c], backward[c + 1])
+            ctx = np.einsum("hj,akj->akh", hankel, rest[::-1, ::-1])
+            self.probs.append(cl.weight * ctx[cl.agent, cl.kingpin, cl.honest] / self.evidence)
+        self._latest: GCBCPosterior | None = None
 
-    @property
-    def seat(self) -> int:
-        """The seat whose view this is."""
-        return self.walk.seat
+    def update(self, view_json: JSON) -> GCBCPosterior:
+        """The posterior for a later view of the same seat (this object keeps its own results, but
+        further updates must start from the returned one)."""
+        walk = self.factors.walk
+        history = view_json.get("history") if isinstance(view_json, dict) else None
+        if not (isinstance(history, list) and view_json.get("seat") == self.seat
+                and walk.done == self.done and len(history) >= self.done
+                and (self.done == 0 or history[self.done - 1] == self.last_entry)):
+            return posterior(self.game, view_json, self.model)
+        _check(self.game, view_json)
+        _extend(walk, history)
+        self.factors.catch_up()
+        return GCBCPosterior(self.game, self.factors, self.cache)
 
     def marginals(self) -> list[dict[str, Any]]:
         """Per seat now: ``p_honest`` (its team), ``p_agent``, ``p_kingpin``, and ``cards``: per
         position a distribution over card names (one name at 1.0 when known)."""
-        return _marginals(self.clusters, self.walk)
+        return _marginals(zip(self.clusters, self.probs, strict=True), self.inverted)
 
     def top_leader(self) -> dict[str, int]:
         """The likeliest holder of each leader card now: ``{"agent": seat, "kingpin": seat}``."""
@@ -244,71 +130,82 @@ class GCBCPosterior:
     def sample_deal(self, view_json: JSON, rng: np.random.Generator) -> list[list[str]]:
         """A deal drawn from the posterior (per seat, its set-up cards in set-up positions).
 
-        ``view_json`` must be the view this posterior was computed from, or a later view of the
-        same seat (the posterior is then brought up to date first); this is the belief hook of
-        :func:`solver.games.gcbc.resample.resample`.
+        The belief hook of :func:`solver.games.gcbc.resample.resample`. ``view_json`` is normally
+        the view this posterior was computed from; for a later view of the same seat the posterior
+        is updated first (and kept for the next call). Deterministic given ``rng``.
         """
-        post = self if self.matches(view_json) else posterior(self.game, view_json, self.model)
-        target = post.forward[-1][1, 1] * post.prior_h
-        h = int(rng.choice(post.size, p=target / target.sum()))
+        post = self
+        if not self.matches(view_json):
+            if self._latest is None or not self._latest.matches(view_json):
+                self._latest = self.update(view_json)
+            post = self._latest
+        return post._sample(rng)
+
+    def _sample(self, rng: np.random.Generator) -> list[list[str]]:
+        # Forward filtering, backward sampling: the supply total first, then each cluster's
+        # configuration given what the clusters before it must leave.
+        target = self.forward[-1][1, 1] * self.prior_h
+        h = int(rng.choice(self.size, p=target / target.sum()))
         a = k = 1
-        cards = [-1] * (3 * self.game.num_players)
-        for c in reversed(range(len(post.clusters))):
-            cl = post.clusters[c]
+        n = self.game.num_players
+        cards = [0] * (3 * n)
+        for c in reversed(range(len(self.clusters))):
+            cl = self.clusters[c]
             ha, hk, hh = a - cl.agent, k - cl.kingpin, h - cl.honest
             ok = (ha >= 0) & (hk >= 0) & (hh >= 0)
-            prev = post.forward[c][np.clip(ha, 0, 1), np.clip(hk, 0, 1), np.clip(hh, 0, None)]
+            prev = self.forward[c][np.clip(ha, 0, 1), np.clip(hk, 0, 1), np.clip(hh, 0, None)]
             w = np.where(ok, cl.weight * prev, 0.0)
             x = int(rng.choice(len(w), p=w / w.sum()))
             a, k, h = int(ha[x]), int(hk[x]), int(hh[x])
             for i, s in enumerate(cl.seats):
                 cards[3 * s:3 * s + 3] = cl.tokens[x, 3 * i:3 * i + 3].tolist()
-        return [[INTEGRITY_NAMES[c] for c in cards[3 * s:3 * s + 3]] for s in range(self.game.num_players)]
+        return [[INTEGRITY_NAMES[c] for c in cards[3 * s:3 * s + 3]] for s in range(n)]
 
     def deal_probability(self, deal: Sequence[Sequence[str]]) -> float:
         """The posterior probability of one deal (per seat, set-up cards in set-up positions)."""
-        flat = [INTEGRITY_NAMES.index(name) for hand in deal for name in hand]
+        try:
+            flat = [INTEGRITY_NAMES.index(name) for hand in deal for name in hand]
+        except (TypeError, ValueError) as err:
+            raise BadStateError(f"gcbc posterior: not a deal: {deal!r:.100}") from err
         if len(flat) != 3 * self.game.num_players:
             raise BadStateError(f"gcbc posterior: a deal lists 3 cards per seat, not {deal!r:.100}")
-        total = 1.0
+        if not flat.count(Integrity.AGENT) == flat.count(Integrity.KINGPIN) == 1:
+            return 0.0
+        total = float(self.prior_h[flat.count(Integrity.HONEST)]) / self.evidence
         for cl in self.clusters:
             mine = [flat[3 * s + p] for s in cl.seats for p in range(3)]
             total *= float(cl.weight[(cl.tokens == mine).all(axis=1)].sum())
-        return total * float(self.prior_h[flat.count(Integrity.HONEST)]) / self.evidence \
-            if flat.count(Integrity.AGENT) == flat.count(Integrity.KINGPIN) == 1 else 0.0
+        return total
 
     def matches(self, view_json: JSON) -> bool:
         """Whether ``view_json`` is the view this posterior was computed from."""
         history = view_json.get("history") if isinstance(view_json, dict) else None
-        return (isinstance(history, list) and view_json.get("seat") == self.walk.seat
-                and len(history) == self.walk.done
-                and (not history or history[-1] == self.walk.last_entry))
+        return (isinstance(history, list) and view_json.get("seat") == self.seat
+                and len(history) == self.done
+                and (not history or history[-1] == self.last_entry))
 
 
-def _marginals(clusters: Iterable[_Cluster], walk: Walk) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = [{} for _ in walk.tokens.pos]
-    for cl in clusters:
-        if cl.prob is None:
-            raise BadStateError("gcbc posterior: a cluster has no probabilities yet")
+def _marginals(parts: Iterable[tuple[Cluster, FloatArray]], inverted: Sequence[bool]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{} for _ in inverted]
+    for cl, prob in parts:
         for s, hand in cl.hands.items():
             length = hand.shape[1]
-            idx = (hand * 4 ** np.arange(length)).sum(axis=1)
-            honest = hand_classes(length, walk.inverted[s])[idx]
+            cls = hand_classes(length, inverted[s])[(hand * 4 ** np.arange(length)).sum(axis=1)]
             cards = []
             for p in range(length):
-                dist = np.bincount(hand[:, p], weights=cl.prob, minlength=4)
+                dist = np.bincount(hand[:, p], weights=prob, minlength=4)
                 cards.append({INTEGRITY_NAMES[c]: float(dist[c]) for c in range(4) if dist[c] > 0})
             out[s] = {
                 "seat": s,
-                "p_honest": float(cl.prob[(honest == 0) | (honest == 2)].sum()),
-                "p_agent": float(cl.prob[(hand == Integrity.AGENT).any(axis=1)].sum()),
-                "p_kingpin": float(cl.prob[(hand == Integrity.KINGPIN).any(axis=1)].sum()),
+                "p_honest": float(prob[(cls == 0) | (cls == 2)].sum()),  # honest, or the Agent
+                "p_agent": float(prob[(hand == Integrity.AGENT).any(axis=1)].sum()),
+                "p_kingpin": float(prob[(hand == Integrity.KINGPIN).any(axis=1)].sum()),
                 "cards": cards,
             }
     return out
 
 
-def _walk(game: GCBCGame, view_json: JSON) -> Walk:
+def _check(game: GCBCGame, view_json: JSON) -> list[Any]:
     if not isinstance(view_json, dict) or view_json.get("game") != game.name \
             or view_json.get("config") != game.config():
         raise ConfigError(f"gcbc posterior: the view is not one of {game.name!r} {game.config()!r}")
@@ -317,54 +214,25 @@ def _walk(game: GCBCGame, view_json: JSON) -> Walk:
         raise BadStateError(f"gcbc posterior: seat {seat!r} is not 0..{game.num_players - 1}")
     if not isinstance(history, list):
         raise BadStateError("gcbc posterior: the view has no history list")
-    walk = Walk(game, seat)
+    return history
+
+
+def _extend(walk: Walk, history: list[Any]) -> None:
     try:
         walk.extend(history)
     except Contradiction as err:
-        raise BadStateError(f"gcbc posterior: seat {seat}'s history contradicts itself") from err
+        raise BadStateError(f"gcbc posterior: seat {walk.seat}'s history contradicts itself") from err
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
         raise BadStateError(f"gcbc posterior: malformed history entry ({err!r})") from err
-    return walk
 
 
-def _clusters(walk: Walk, tables: Mapping[tuple[Cell, ...], Table]) -> list[_Cluster]:
-    """Group the seats that factors, permutations or current hands tie together; enumerate each."""
-    n = len(walk.tokens.pos)
-    perms = walk.rec.perms
-    parent = list(range(n))
-
-    def find(s: int) -> int:
-        while parent[s] != s:
-            parent[s] = parent[parent[s]]
-            s = parent[s]
-        return s
-
-    def join(seats: set[int]) -> None:
-        first, *rest = sorted(seats)
-        for s in rest:
-            parent[find(s)] = find(first)
-
-    groups: list[Iterable[Cell]] = [*tables, *walk.tokens.pos, *([(k, 0)] for k in range(len(perms)))]
-    for cells in groups:
-        tied = set().union(*(_seats_of(c, perms) for c in cells))
-        if tied:
-            join(tied)
-    members: dict[int, list[int]] = {}
-    for s in range(n):
-        members.setdefault(find(s), []).append(s)
-    clusters = []
-    for root, seats in sorted(members.items()):
-        mine = set(seats)
-        sub = {cells: t for cells, t in tables.items() if _seats_of(cells[0], perms) <= mine}
-        perm_ids = [k for k in range(len(perms)) if _seats_of((k, 0), perms) <= mine]
-        hands = {s: walk.tokens.pos[s] for s in range(n)
-                 if find(_any_seat(walk.tokens.pos[s], perms, s)) == root}
-        clusters.append(_enumerate(seats, perm_ids, perms, sub, hands))
-    return clusters
-
-
-def _any_seat(cells: Sequence[Cell], perms: Sequence[Sequence[Cell]], default: int) -> int:
-    return min(_seats_of(cells[0], perms)) if cells else default
+def _factors(game: GCBCGame, view_json: JSON, model: BehaviourModel | None) -> Factors:
+    history = _check(game, view_json)
+    walk = Walk(game, view_json["seat"])
+    _extend(walk, history)
+    factors = Factors(walk, model)
+    factors.catch_up()
+    return factors
 
 
 def posterior(game: GCBCGame, view_json: JSON, model: BehaviourModel | None = None) -> GCBCPosterior:
@@ -374,9 +242,7 @@ def posterior(game: GCBCGame, view_json: JSON, model: BehaviourModel | None = No
     for the full model. Raises ConfigError for a view of another game, BadStateError for a view no
     game produces.
     """
-    walk = _walk(game, view_json)
-    tables = _factors(walk, model)
-    return GCBCPosterior(game, walk, _clusters(walk, tables), model)
+    return GCBCPosterior(game, _factors(game, view_json, model), {})
 
 
 def brute_force_posterior(game: GCBCGame, view_json: JSON,
@@ -385,23 +251,23 @@ def brute_force_posterior(game: GCBCGame, view_json: JSON,
 
     No clusters, no pruning by seat, no forward/backward pass: one weight per complete deal.
     """
-    walk = _walk(game, view_json)
-    tables = _factors(walk, model)
+    factors = _factors(game, view_json, model).current()
+    walk, tables = factors.walk, factors.tables
     n = game.num_players
     rows = _all_deals(n, game.side_cards)
-    prior = _honest_prior(n, game.side_cards)[(rows == Integrity.HONEST).sum(axis=1)]
+    prior = honest_prior(n, game.side_cards)[(rows == Integrity.HONEST).sum(axis=1)]
     keep = prior > 0
     for cells, table in tables.items():
         if len(cells) == 1 and isinstance(cells[0], int):
             keep &= table[rows[:, cells[0]]] > 0
     rows, prior = rows[keep].astype(np.int64), prior[keep]
-    everything = _enumerate(list(range(n)), list(range(len(walk.rec.perms))), walk.rec.perms, tables,
-                            {s: walk.tokens.pos[s] for s in range(n)}, rows)
-    weight = everything.weight * np.concatenate([prior] * (len(everything.weight) // max(len(prior), 1)))
+    pos = walk.tokens.pos
+    everything = enumerate_cluster(range(n), range(len(walk.rec.perms)), walk.rec.perms, tables,
+                                   {s: pos[s] for s in range(n)}, rows)
+    weight = everything.weight * np.tile(prior, len(everything.weight) // max(len(prior), 1))
     if not weight.sum() > 0:
         raise BadStateError(f"gcbc posterior: no deal is consistent with seat {walk.seat}'s view")
-    everything.prob = weight / weight.sum()
-    return _marginals([everything], walk)
+    return _marginals([(everything, weight / weight.sum())], walk.inverted)
 
 
 def _all_deals(n: int, side: int) -> IntArray:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 #: ("c") cards (counted the other way under a 4th-edition Planted Evidence marker), as many of each
 #: ("m"), or nothing face up ("u").
 CATEGORIES: Final = ("A", "K", "h", "c", "m", "u")
+_AGENT, _KINGPIN, _HONEST = int(Integrity.AGENT), int(Integrity.KINGPIN), int(Integrity.HONEST)
 NOT_BOTH: Final = "not-both"  # the cells hold at most one of the two leader cards
 HAS_LEADER: Final = "has-leader"  # the cells hold a leader card
 
@@ -113,13 +114,13 @@ class Walk:
     def category(self, t: int) -> str:
         """What seat ``t``'s face-up cards show (one of :data:`CATEGORIES`)."""
         ids = [x for x in self.shown[t] if x is not None]
-        if Integrity.AGENT in ids:
+        if _AGENT in ids:
             return "A"
-        if Integrity.KINGPIN in ids:
+        if _KINGPIN in ids:
             return "K"
         if not ids:
             return "u"
-        h = sum(1 for x in ids if x == Integrity.HONEST)
+        h = sum(1 for x in ids if x == _HONEST)
         c = len(ids) - h
         if self.inverted[t]:
             h, c = c, h

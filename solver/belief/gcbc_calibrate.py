@@ -1,0 +1,209 @@
+"""Learn the Good Cop Bad Cop behaviour model from self-play and measure the posterior's calibration.
+
+::
+
+    python -m solver.belief.gcbc_calibrate --bot heuristic --players 4,5,6,7,8 \\
+        --train 0:300 --test 10000:10150 --model solver/belief/data/gcbc_behaviour.json \\
+        --out bench/results/gcbc-calibration.json
+
+1. **Train.** Seeded games (seed ``i`` plays ``players[i % len(players)]`` seats, every seat the
+   same bot) give every scored public choice (:mod:`solver.belief.gcbc_walk`) with the actor's true
+   cards then. The first 80% of the training seeds fit the weights (:func:`gcbc_behaviour.fit`); the
+   other 20% pick the tempering exponent from :data:`TEMPERS` (lowest mean team + leader log loss);
+   the weights are then refitted on all training games.
+2. **Test** on a disjoint seed set. At the start of each round (turns 1, n+1, 2n+1, ...) every
+   living seat's view gives a posterior, deduction-only and full; each other living seat is scored:
+   team (binary: P(honest)) and leader status (agent / kingpin / neither) by log loss and Brier score,
+   team calibration by the expected calibration error over 10 equal-width bins; top-1 leader accuracy
+   is whether the seat with the highest P(Agent) (and P(Kingpin)) holds it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from solver.belief.gcbc_behaviour import BehaviourModel, fit
+from solver.belief.gcbc_posterior import posterior
+from solver.belief.gcbc_walk import Choice, Walk
+from solver.core import JSON, ConfigError
+from solver.games.gcbc.deal import Integrity, team_of
+from solver.games.gcbc.rules import GCBCGame
+
+TEMPERS: Final = (0.3, 0.5, 0.7, 0.85, 1.0, 1.2, 1.5)
+ALPHA: Final = 1.0
+EPS: Final = 1e-12
+
+
+@dataclass
+class Point:
+    """One evaluation: a view at the start of a round and the truth about every seat then."""
+
+    players: int
+    round: int
+    view: JSON
+    honest: list[bool]
+    leader: list[int]  # 0 agent, 1 kingpin, 2 neither
+    alive: list[bool]
+
+
+@dataclass
+class Played:
+    """One self-play game: the scored choices with the actor's true cards, and evaluation points."""
+
+    samples: list[tuple[Choice, tuple[int, ...]]]
+    points: list[Point]
+
+
+def play(players: int, bot: str, seed: int) -> Played:
+    """Play one seeded game with ``bot`` in every seat; record what training and testing need."""
+    import bots  # the bots depend on the engine, not the other way round
+
+    game = GCBCGame(players=players)
+    st = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    seats = {s: bots.make(game, bot, seat=s, rng=rng) for s in range(players)}
+    cards_before: list[tuple[int, ...]] = []
+    points: list[Point] = []
+    last_round = 0
+    while not st.is_terminal():
+        seat = st.current_player()
+        cards_before.append(tuple(st.cards[seat]) if seat >= 0 else ())
+        if st.is_chance_node():
+            outcomes, probs = zip(*st.chance_outcomes(), strict=True)
+            st.apply(int(rng.choice(outcomes, p=probs)))
+        else:
+            st.apply(seats[seat].step(st.view(seat)))
+        rnd = (st.turn - 1) // players + 1 if st.turn else 0
+        if rnd > last_round and not st.is_terminal():
+            last_round = rnd
+            honest = [team_of(st.cards[s], st.inverted[s]) == "honest" for s in range(players)]
+            leader = [0 if Integrity.AGENT in c else 1 if Integrity.KINGPIN in c else 2 for c in st.cards]
+            points += [Point(players, rnd, st.view(s).to_json(), honest, leader, list(st.alive))
+                       for s in range(players) if st.alive[s]]
+    walk = Walk(game, 0)
+    walk.extend(st.view(0).to_json()["history"])
+    samples = [(c, cards_before[c.index]) for c in walk.choices]
+    return Played(samples, points)
+
+
+def score(points: Sequence[Point], model: BehaviourModel | None) -> list[dict[str, Any]]:
+    """Per (point, other living seat): the predictions and the truth."""
+    rows = []
+    for pt in points:
+        game = GCBCGame(players=pt.players)
+        post = posterior(game, pt.view, model)
+        marg = post.marginals()
+        top = post.top_leader()
+        truth = {"agent": pt.leader.index(0) if 0 in pt.leader else -1,
+                 "kingpin": pt.leader.index(1) if 1 in pt.leader else -1}
+        for s, m in enumerate(marg):
+            if s == post.seat or not pt.alive[s]:
+                continue
+            neither = max(0.0, 1 - m["p_agent"] - m["p_kingpin"])
+            rows.append({"round": pt.round, "p_honest": m["p_honest"], "honest": pt.honest[s],
+                         "leader_p": [m["p_agent"], m["p_kingpin"], neither],
+                         "leader": pt.leader[s],
+                         "top": [top["agent"] == truth["agent"], top["kingpin"] == truth["kingpin"]]})
+    return rows
+
+
+def metrics(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Log loss, Brier score, ECE and top-1 leader accuracy over scored rows."""
+    if not rows:
+        return {"n": 0}
+    p = np.array([r["p_honest"] for r in rows])
+    y = np.array([1.0 if r["honest"] else 0.0 for r in rows])
+    q = np.array([r["leader_p"] for r in rows])
+    truth = np.array([r["leader"] for r in rows])
+    onehot = np.eye(3)[truth]
+    team_ll = -np.log(np.clip(np.where(y == 1, p, 1 - p), EPS, 1))
+    leader_ll = -np.log(np.clip(q[np.arange(len(q)), truth], EPS, 1))
+    bins = np.minimum((p * 10).astype(int), 9)
+    ece = sum(abs(p[bins == b].mean() - y[bins == b].mean()) * (bins == b).sum()
+              for b in range(10) if (bins == b).any()) / len(p)
+    top = np.array([r["top"] for r in rows], dtype=float)
+    return {"n": len(rows), "team_log_loss": float(team_ll.mean()),
+            "team_brier": float(((p - y) ** 2).mean()),
+            "leader_log_loss": float(leader_ll.mean()),
+            "leader_brier": float(((q - onehot) ** 2).sum(axis=1).mean()),
+            "team_ece": float(ece), "top1_leader_accuracy": float(top.mean())}
+
+
+def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Overall metrics and per round."""
+    rounds = sorted({r["round"] for r in rows})
+    return {"all": metrics(rows),
+            "per_round": {str(k): metrics([r for r in rows if r["round"] == k]) for k in rounds}}
+
+
+def _seeds(text: str) -> range:
+    try:
+        lo, hi = (int(x) for x in text.split(":"))
+    except ValueError as err:
+        raise ConfigError(f"gcbc calibrate: seeds are 'lo:hi', not {text!r}") from err
+    return range(lo, hi)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module docstring)."""
+    ap = argparse.ArgumentParser(prog="python -m solver.belief.gcbc_calibrate",
+                                 description="Learn the gcbc behaviour model; measure calibration.")
+    ap.add_argument("--bot", default="heuristic")
+    ap.add_argument("--players", default="4,5,6,7,8")
+    ap.add_argument("--train", default="0:300")
+    ap.add_argument("--test", default="10000:10150")
+    ap.add_argument("--model", default=None, help="write the learnt model here")
+    ap.add_argument("--out", default=None, help="write the calibration report here")
+    args = ap.parse_args(argv)
+    given = argv if argv is not None else sys.argv[1:]
+    command = "python -m solver.belief.gcbc_calibrate " + " ".join(shlex.quote(a) for a in given)
+    counts = [int(x) for x in args.players.split(",")]
+    started = time.perf_counter()
+    train = [play(counts[i % len(counts)], args.bot, i) for i in _seeds(args.train)]
+    cut = int(len(train) * 0.8)
+    weights = fit([s for g in train[:cut] for s in g.samples], ALPHA)
+    held = [pt for g in train[cut:] for pt in g.points]
+    losses = {}
+    for temper in TEMPERS:
+        m = metrics(score(held, BehaviourModel(weights, temper)))
+        losses[temper] = m["team_log_loss"] + m["leader_log_loss"]
+        print(f"temper {temper}: team+leader log loss {losses[temper]:.4f}", file=sys.stderr)
+    temper = min(losses, key=lambda t: losses[t])
+    samples = [s for g in train for s in g.samples]
+    meta = {"command": command, "bot": args.bot, "players": counts, "train_seeds": args.train,
+            "alpha": ALPHA, "decisions": len(samples),
+            "temper_selection": {str(t): round(v, 5) for t, v in losses.items()}}
+    model = BehaviourModel(fit(samples, ALPHA), temper, meta)
+    if args.model:
+        Path(args.model).write_text(json.dumps(model.to_json(), indent=1) + "\n")
+    test = [play(counts[i % len(counts)], args.bot, i) for i in _seeds(args.test)]
+    result: dict[str, Any] = {"command": command, "bot": args.bot, "players": counts,
+                              "train_seeds": args.train, "test_seeds": args.test, "temper": temper}
+    for label, group in [("all", counts), *[(str(c), [c]) for c in counts]]:
+        pts = [pt for g in test for pt in g.points if pt.players in group]
+        ded, full = report(score(pts, None)), report(score(pts, model))
+        a, b = ded["all"], full["all"]
+        gain = 1 - b["team_log_loss"] / a["team_log_loss"] if a.get("team_log_loss") else math.nan
+        result[f"players_{label}"] = {"deduction": ded, "full": full, "team_log_loss_reduction": gain}
+        print(f"players {label}: team log loss {a.get('team_log_loss', 0):.4f} -> "
+              f"{b.get('team_log_loss', 0):.4f} ({gain:.1%}), ECE {b.get('team_ece', 0):.3f}",
+              file=sys.stderr)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,246 @@
+"""Factors and clusters of the Good Cop Bad Cop posterior (see :mod:`solver.belief.gcbc_posterior`).
+
+A *factor* is a table over the cards a tuple of cells can hold (index ``sum(card[p] * 4 ** p)``, see
+:func:`solver.belief.gcbc_behaviour.hand_ids`); factors on the same cells are kept multiplied
+together, scaled to a maximum of 1 (the scale cancels in the posterior and keeps long games from
+underflowing). A *cluster* is a set of set-up seats that factors, hidden permutations or current
+hands tie together, enumerated with its configurations' weights and card-supply use.
+
+:class:`Factors` is incremental: it takes the walk's new observations and choices only, and keeps a
+version per cell tuple so that a cluster none of whose factors changed is not enumerated again.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import perm
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.belief.gcbc_behaviour import BehaviourModel, Table, hand_ids
+from solver.belief.gcbc_walk import HAS_LEADER, NOT_BOTH, Recorder, Walk
+from solver.core import BadStateError
+from solver.games.gcbc.deal import Integrity
+from solver.games.gcbc.resample import Cell
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+Cells = tuple[Cell, ...]
+
+#: The cards one seat may hold at set-up, one row each: every triple with at most one leader card.
+SEAT_ROWS: Final[IntArray] = np.array(
+    [t for t in itertools.product(range(4), repeat=3)
+     if sum(1 for c in t if c in (Integrity.AGENT, Integrity.KINGPIN)) <= 1], dtype=np.int64)
+_EYE: Final = np.eye(4)
+#: Version stamps of factor tables, unique across every Factors object (a cluster cache key must
+#: never match a table it was not built from).
+_STAMPS: Final = itertools.count()
+
+
+@dataclass
+class Factors:
+    """Every factor of one walk so far, multiplied per cell tuple (see the module docstring)."""
+
+    walk: Walk
+    model: BehaviourModel | None
+    tables: dict[Cells, Table] = field(default_factory=dict)
+    version: dict[Cells, int] = field(default_factory=dict)
+    used: tuple[int, int, int] = (0, 0, 0)  # binds, rules, choices already multiplied in
+
+    def add(self, cells: Cells, table: Table) -> None:
+        """Multiply ``table`` into the factor on ``cells``."""
+        if cells in self.tables:
+            table = self.tables[cells] * table
+        top = float(table.max())
+        if top <= 0.0:
+            raise BadStateError(f"gcbc posterior: seat {self.walk.seat}'s view contradicts itself")
+        self.tables[cells] = table / top
+        self.version[cells] = next(_STAMPS)
+
+    def catch_up(self) -> None:
+        """Multiply in what the walk found since the last call."""
+        walk = self.walk
+        binds, rules, choices = self.used
+        for cell, x in walk.rec.binds[binds:]:
+            self.add((cell,), _EYE[x])
+        for kind, cells in walk.rules[rules:]:
+            ids = hand_ids(len(cells))
+            agent = (ids == Integrity.AGENT).any(axis=1)
+            kingpin = (ids == Integrity.KINGPIN).any(axis=1)
+            if kind == NOT_BOTH:
+                self.add(cells, (~(agent & kingpin)).astype(np.float64))
+            elif kind == HAS_LEADER:
+                self.add(cells, (agent | kingpin).astype(np.float64))
+            else:
+                raise BadStateError(f"gcbc posterior: unknown rule {kind!r}")
+        if self.model is not None:
+            for choice in walk.choices[choices:]:
+                if choice.actor != walk.seat:  # one's own choices are explained by one's known cards
+                    self.add(choice.cells, self.model.table(choice))
+        self.used = (len(walk.rec.binds), len(walk.rules), len(walk.choices))
+
+    def current(self) -> Factors:
+        """These factors plus, during set-up, the seat's own dealt cards in canonical order."""
+        own = Recorder()
+        self.walk.tokens.finish(own)
+        if not own.binds:
+            return self
+        out = Factors(self.walk, self.model, dict(self.tables), dict(self.version), self.used)
+        for cell, x in own.binds:
+            out.add((cell,), _EYE[x])
+        return out
+
+
+def seats_of(cell: Cell, perms: Sequence[Sequence[Cell]]) -> set[int]:
+    """The set-up seats whose tokens ``cell`` may be."""
+    if isinstance(cell, int):
+        return {cell // 3}
+    return set().union(*(seats_of(item, perms) for item in perms[cell[0]]))
+
+
+def resolve(cell: Cell, perms: Sequence[Sequence[Cell]], orders: Mapping[int, Sequence[int]]) -> int:
+    """The token behind ``cell`` when hidden permutation ``k`` put item ``orders[k][j]`` in slot j."""
+    while isinstance(cell, tuple):
+        k, j = cell
+        cell = perms[k][orders[k][j]]
+    return cell
+
+
+def honest_prior(n: int, side: int) -> FloatArray:
+    """``f(h)`` per Honest count ``h`` (0 where the supply rules it out), scaled to max 1."""
+    m = 3 * n - 2
+    f = np.zeros(3 * n + 1)
+    for h in range(3 * n + 1):
+        if h <= side and 0 <= m - h <= side:
+            f[h] = perm(side, h) * perm(side, m - h)
+    return np.asarray(f / f.max(), dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """The configurations of a set of seats: weights, supply use, cards per token, hands now."""
+
+    seats: tuple[int, ...]
+    weight: FloatArray
+    agent: IntArray
+    kingpin: IntArray
+    honest: IntArray
+    tokens: IntArray  # rows: configurations; columns: the cluster's tokens, 3 per seat in order
+    hands: dict[int, IntArray]  # seat -> cards it holds now, per configuration
+
+    def table(self, size: int) -> FloatArray:
+        """Total weight per (agent used, kingpin used, Honest count)."""
+        t = np.zeros((2, 2, size))
+        np.add.at(t, (self.agent, self.kingpin, self.honest), self.weight)
+        return t
+
+
+def enumerate_cluster(seats: Sequence[int], perm_ids: Sequence[int], perms: Sequence[Sequence[Cell]],
+                      tables: Mapping[Cells, Table], hands: Mapping[int, Sequence[Cell]],
+                      rows: IntArray | None = None) -> Cluster:
+    """Every configuration of a cluster (``rows``: its token configurations, if the caller lists
+    them) with the product of its factors."""
+    local = {3 * s + p: 3 * i + p for i, s in enumerate(seats) for p in range(3)}
+    if rows is None:
+        rows = token_rows(seats, tables)
+    weights, nows = [], []
+    for orders_list in itertools.product(*(itertools.permutations(range(len(perms[k]))) for k in perm_ids)):
+        orders = dict(zip(perm_ids, orders_list, strict=True))
+        w = np.ones(len(rows))
+        for cells, table in tables.items():
+            idx = rows[:, local[resolve(cells[0], perms, orders)]].copy()
+            for p in range(1, len(cells)):
+                idx += rows[:, local[resolve(cells[p], perms, orders)]] * 4 ** p
+            w *= table[idx]
+        weights.append(w)
+        nows.append({s: rows[:, [local[resolve(c, perms, orders)] for c in cells]]
+                     for s, cells in hands.items()})
+    tokens = np.concatenate([rows] * len(weights))
+    return Cluster(
+        tuple(seats), np.concatenate(weights),
+        (tokens == Integrity.AGENT).any(axis=1).astype(np.int64),
+        (tokens == Integrity.KINGPIN).any(axis=1).astype(np.int64),
+        (tokens == Integrity.HONEST).sum(axis=1).astype(np.int64),
+        tokens, {s: np.concatenate([now[s] for now in nows]) for s in hands},
+    )
+
+
+def token_rows(seats: Sequence[int], tables: Mapping[Cells, Table]) -> IntArray:
+    """The cluster's token configurations that no single-token observation rules out."""
+    per_seat = []
+    for s in seats:
+        keep = np.ones(len(SEAT_ROWS), dtype=bool)
+        for p in range(3):
+            table = tables.get((3 * s + p,))
+            if table is not None:
+                keep &= table[SEAT_ROWS[:, p]] > 0
+        per_seat.append(SEAT_ROWS[keep])
+    if len(per_seat) == 1:
+        return per_seat[0]
+    grid = np.meshgrid(*(np.arange(len(r)) for r in per_seat), indexing="ij")
+    rows = np.concatenate([r[g.ravel()] for r, g in zip(per_seat, grid, strict=True)], axis=1)
+    ok = ((rows == Integrity.AGENT).sum(axis=1) <= 1) & ((rows == Integrity.KINGPIN).sum(axis=1) <= 1)
+    return np.asarray(rows[ok], dtype=np.int64)
+
+
+def clusters(factors: Factors, cache: dict[object, Cluster]) -> list[Cluster]:
+    """Group the seats that factors, permutations or current hands tie together; enumerate each
+    (or take it from ``cache`` when none of its factors changed; ``cache`` is updated)."""
+    walk, tables = factors.walk, factors.tables
+    pos, perms = walk.tokens.pos, walk.rec.perms
+    n = len(pos)
+    parent = list(range(n))
+
+    def find(s: int) -> int:
+        while parent[s] != s:
+            parent[s] = parent[parent[s]]
+            s = parent[s]
+        return s
+
+    seat_sets: dict[Cells, set[int]] = {}
+    for cells in [*tables, *(tuple(p) for p in pos), *(((k, 0),) for k in range(len(perms)))]:
+        tied = set().union(*(seats_of(c, perms) for c in cells)) if cells else set()
+        seat_sets[cells] = tied
+        first, *rest = sorted(tied) or [-1]
+        for s in rest:
+            parent[find(s)] = find(first)
+    members: dict[int, list[int]] = {}
+    for s in range(n):
+        members.setdefault(find(s), []).append(s)
+    out = []
+    for root, seats in sorted(members.items()):
+        sub = {cells: t for cells, t in tables.items() if find(min(seat_sets[cells])) == root}
+        perm_ids = [k for k in range(len(perms)) if find(min(seat_sets[((k, 0),)])) == root]
+        hands = {s: pos[s] for s in range(n) if pos[s] and find(min(seat_sets[tuple(pos[s])])) == root}
+        key = (tuple(seats), tuple(perm_ids), tuple(sorted((str(c), factors.version[c]) for c in sub)),
+               tuple((s, tuple(h)) for s, h in hands.items()))
+        if key not in cache:
+            cache[key] = enumerate_cluster(seats, perm_ids, perms, sub, hands)
+        out.append(cache[key])
+    return out
+
+
+def convolve(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Combine two (agent, kingpin, Honest) tables: leaders at most once each, Honest counts add.
+
+    As one matrix product: ``out = a.ravel() @ M(b)`` with ``M(b)[i, j] = b[j - i]`` over the
+    flattened (agent, kingpin, Honest) index when ``j - i`` is a valid index, else 0.
+    """
+    size = a.shape[2]
+    shifted = np.append(b.ravel(), 0.0)[_shift_index(size)]
+    return np.asarray(a.ravel() @ shifted, dtype=np.float64).reshape(a.shape)
+
+
+@lru_cache(maxsize=16)
+def _shift_index(size: int) -> IntArray:
+    """For :func:`convolve`: the flat index of ``b[j - i]``, or the padding zero past the end."""
+    grid = np.stack(np.meshgrid(range(2), range(2), range(size), indexing="ij"), axis=-1).reshape(-1, 3)
+    diff = grid[None, :, :] - grid[:, None, :]
+    ok = (diff >= 0).all(axis=2)
+    flat = diff[..., 0] * 2 * size + diff[..., 1] * size + diff[..., 2]
+    return np.where(ok, flat, 4 * size).astype(np.int64)

@@ -1,0 +1,254 @@
+"""Exact role inference for Good Cop Bad Cop (solver.belief.gcbc_posterior).
+
+The posterior is checked against full enumeration of every deal and hidden permutation (equal to
+1e-9, deduction-only and with a behaviour model), the true deal always has positive mass, nothing
+the seat cannot see changes it, updates equal fresh computations, and sampled deals replay.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import bots
+from solver.belief.gcbc_behaviour import CLASSES, BehaviourModel, class_of, fit, load_behaviour
+from solver.belief.gcbc_posterior import (
+    GCBCPosterior,
+    _all_deals,
+    brute_force_posterior,
+    posterior,
+)
+from solver.belief.gcbc_walk import Walk
+from solver.core import BadStateError, ConfigError
+from solver.games import load
+from solver.games.gcbc.deal import INTEGRITY_NAMES
+from solver.games.gcbc.rules import GCBCGame, GCBCState
+
+TOL = 1e-9
+
+
+def _model(seed: int) -> BehaviourModel:
+    """A behaviour model with arbitrary (seeded) weights: every kind of factor becomes non-trivial."""
+    rng = np.random.default_rng(seed)
+    feats = {
+        "announce": ["equip", "arm", *[f"{k}:{c}" for k in ("inv", "shoot") for c in "AKhcmu"]],
+        "aim": list("AKhcmu"), "flip": list(INTEGRITY_NAMES), "give": list(INTEGRITY_NAMES),
+    }
+    weights = {k: [{f: float(rng.uniform(0.2, 3.0)) for f in fs} for _ in CLASSES] for k, fs in feats.items()}
+    return BehaviourModel(weights, temper=0.8)
+
+
+def _play(n: int, bot: str, seed: int) -> Iterator[GCBCState]:
+    """The live state of one seeded game after every action (not a copy)."""
+    game = load("gcbc", players=n)
+    st = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    seats = {s: bots.make(game, bot, seat=s, rng=rng) for s in range(n)}
+    while not st.is_terminal():
+        if st.is_chance_node():
+            outcomes, probs = zip(*st.chance_outcomes(), strict=True)
+            st.apply(int(rng.choice(outcomes, p=probs)))
+        else:
+            st.apply(seats[st.current_player()].step(st.view(st.current_player())))
+        yield st
+
+
+def _positions(n: int, bot: str, seed: int, stops: int) -> Iterator[GCBCState]:
+    """Copies of states of one seeded game: ``stops`` seeded moments, right after swaps and
+    Flashbangs, and the end."""
+    at = set(np.random.default_rng(seed + 1000).integers(15, 400, size=stops).tolist())
+    for k, st in enumerate(_play(n, bot, seed), start=1):
+        text = st.game.action_to_str(st.history[-1])
+        if k in at or st.is_terminal() or text.startswith("pick") \
+                or any(card in text for card in ("flashbang", "blackmail")):
+            yield st.clone()
+
+
+def _true_deal(st: GCBCState) -> list[list[str]]:
+    """The set-up deal of ``st``'s game (replayed up to the first turn)."""
+    again = st.game.new_initial_state()
+    for action in st.history:
+        if again.turn >= 1:
+            break
+        again.apply(action)
+    return [[INTEGRITY_NAMES[c] for c in hand] for hand in again.cards]
+
+
+def _close(a: list[dict[str, Any]], b: list[dict[str, Any]], tol: float = TOL) -> None:
+    for x, y in zip(a, b, strict=True):
+        for key in ("p_honest", "p_agent", "p_kingpin"):
+            assert x[key] == pytest.approx(y[key], abs=tol), (x["seat"], key)
+        assert len(x["cards"]) == len(y["cards"])
+        for cx, cy in zip(x["cards"], y["cards"], strict=True):
+            for name in INTEGRITY_NAMES:
+                assert cx.get(name, 0.0) == pytest.approx(cy.get(name, 0.0), abs=tol)
+
+
+@pytest.mark.parametrize(("n", "seed", "stops", "viewers"), [(4, 1, 4, 2), (4, 5, 3, 1), (5, 2, 2, 1)])
+def test_equals_brute_force(n: int, seed: int, stops: int, viewers: int) -> None:
+    model = _model(seed)
+    seen = 0
+    for st in _positions(n, "random", seed, stops):
+        for seat in range(viewers):
+            view = st.view((seat + seen) % n).to_json()
+            for m in (None, model):
+                _close(posterior(st.game, view, m).marginals(), brute_force_posterior(st.game, view, m))
+        seen += 1
+        if seen >= 8:
+            break
+    assert seen >= 3
+
+
+def test_positions_with_swaps_and_flashbangs_equal_brute_force() -> None:
+    game = load("gcbc", players=4)
+    found = 0
+    for seed in range(40):
+        for st in _positions(4, "random", seed, 0):
+            texts = [game.action_to_str(a) for a in st.history]
+            if not any("flashbang" in t for t in texts) or not any("blackmail" in t for t in texts):
+                continue
+            view = st.view(seed % 4).to_json()
+            _close(posterior(game, view, _model(seed)).marginals(),
+                   brute_force_posterior(game, view, _model(seed)))
+            found += 1
+            break
+        if found >= 2:
+            break
+    assert found >= 2
+
+
+@pytest.mark.parametrize(("n", "bot"), [(4, "random"), (6, "heuristic"), (8, "heuristic"), (7, "random")])
+def test_true_deal_has_positive_mass(n: int, bot: str) -> None:
+    model = load_behaviour()
+    for i, st in enumerate(_positions(n, bot, 11 + n, 5)):
+        deal = _true_deal(st)
+        for seat in range(n):
+            view = st.view(seat).to_json()
+            for m in (None, model):
+                assert posterior(st.game, view, m).deal_probability(deal) > 0, (i, seat)
+        if i >= 6:
+            break
+
+
+def test_deal_probabilities_sum_to_one() -> None:
+    game = GCBCGame(players=4)
+    st = next(s for i, s in enumerate(_positions(4, "random", 3, 3)) if i == 1)
+    post = posterior(game, st.view(2).to_json(), _model(3))
+    own = st.view(2).to_json()["players"][2]["cards"]
+    deals = _all_deals(4, game.side_cards)
+    deals = deals[(deals[:, 6:9] == [INTEGRITY_NAMES.index(c["card"]) for c in own]).all(axis=1)]
+    total = sum(post.deal_probability([[INTEGRITY_NAMES[c] for c in row[3 * s:3 * s + 3]] for s in range(4)])
+                for row in deals)  # the seat knows its own set-up cards (no swap yet in this game)
+    assert total == pytest.approx(1.0, abs=TOL)
+    marg = post.marginals()
+    assert sum(m["p_agent"] for m in marg) == pytest.approx(1.0)
+    assert sum(m["p_kingpin"] for m in marg) == pytest.approx(1.0)
+
+
+def test_no_leak_from_what_the_seat_cannot_see() -> None:
+    game = load("gcbc", players=5)
+    model = load_behaviour()
+    rng = np.random.default_rng(0)
+    for i, st in enumerate(_positions(5, "heuristic", 4, 3)):
+        seat = i % 5
+        view = st.view(seat)
+        other = game.resample(view, rng)  # another world this seat cannot tell apart
+        assert other.view(seat).to_json() == view.to_json()
+        a = posterior(game, view.to_json(), model).marginals()
+        b = posterior(game, other.view(seat).to_json(), model).marginals()
+        assert a == b
+        if i >= 3:
+            break
+
+
+def test_update_equals_fresh_computation() -> None:
+    game = load("gcbc", players=6)
+    model = load_behaviour()
+    post: GCBCPosterior | None = None
+    for k, st in enumerate(_play(6, "heuristic", 8), start=1):
+        view = st.view(3).to_json()
+        post = posterior(game, view, model) if post is None else post.update(view)
+        if k % 37 == 0 or st.is_terminal():
+            _close(post.marginals(), posterior(game, view, model).marginals(), 1e-12)
+    assert post is not None and post.matches(view)
+
+
+def test_sample_deal_is_seeded_consistent_and_replays() -> None:
+    game = load("gcbc", players=5)
+    st = next(s for i, s in enumerate(_positions(5, "heuristic", 6, 4)) if i == 2)
+    view = st.view(1)
+    post = posterior(game, view.to_json(), load_behaviour())
+    a = [post.sample_deal(view.to_json(), np.random.default_rng(5)) for _ in range(3)]
+    b = [post.sample_deal(view.to_json(), np.random.default_rng(5)) for _ in range(3)]
+    assert a == b
+    rng = np.random.default_rng(1)
+    draws = [post.sample_deal(view.to_json(), rng) for _ in range(1500)]
+    assert all(post.deal_probability(d) > 0 for d in draws[:50])
+    marg = post.marginals()
+    for s in range(5):  # the set-up agent seat's frequency against the exact marginal (no swaps yet)
+        freq = np.mean(["agent" in d[s] for d in draws])
+        if not any("blackmail" in game.action_to_str(x) for x in st.history):
+            assert freq == pytest.approx(marg[s]["p_agent"], abs=0.05)
+    for deal in draws[:3]:  # the belief hook: a state with exactly this view
+        assert game.resample(view, rng, belief=[(1.0, deal)]).view(1).to_json() == view.to_json()
+    assert game.resample(view, rng, belief=post).view(1).to_json() == view.to_json()
+
+
+def test_deduction_only_and_model_agree_on_certain_facts() -> None:
+    game = load("gcbc", players=4)
+    *_, end = _positions(4, "heuristic", 2, 0)
+    view = end.view(0).to_json()  # the end: every card is shown
+    for m in (None, load_behaviour()):
+        post = posterior(game, view, m)
+        assert post.deal_probability(_true_deal(end)) == pytest.approx(1.0)
+        for s, x in enumerate(post.marginals()):
+            assert x["p_agent"] in (0.0, 1.0) and x["p_kingpin"] in (0.0, 1.0)
+            shown = [max(c, key=c.__getitem__) for c in x["cards"]]
+            assert shown == [INTEGRITY_NAMES[c] for c in end.cards[s]]
+        top = post.top_leader()
+        assert "agent" in [INTEGRITY_NAMES[c] for c in end.cards[top["agent"]]]
+
+
+def test_bad_input_raises_typed_errors() -> None:
+    game = load("gcbc", players=4)
+    st = next(_positions(4, "random", 0, 1))
+    view = st.view(0).to_json()
+    with pytest.raises(ConfigError):
+        posterior(load("gcbc", players=5), view)
+    with pytest.raises(BadStateError):
+        posterior(game, {**view, "seat": 9})
+    with pytest.raises(BadStateError):
+        posterior(game, {**view, "history": "nope"})
+    with pytest.raises(BadStateError):
+        posterior(game, {**view, "history": [[0, "flip 0", [{"kind": "CardFlipped", "seat": 0}]]]})
+    broken = [list(h) for h in view["history"]]
+    broken.append([1, "pass", [{"kind": "CardFlipped", "seat": 1, "pos": 0, "card": "agent"},
+                               {"kind": "CardFlipped", "seat": 2, "pos": 0, "card": "agent"}]])
+    with pytest.raises(BadStateError):
+        posterior(game, {**view, "history": broken})
+
+
+def test_behaviour_model_fit_and_file() -> None:
+    shipped = load_behaviour()
+    assert shipped.temper > 0 and "command" in shipped.meta
+    again = BehaviourModel(**{"weights": shipped.weights, "temper": shipped.temper})
+    assert again.to_json()["weights"] == shipped.to_json()["weights"]
+    # Synthetic flips: honest players turn Honest cards, crooked ones Crooked cards.
+    game = load("gcbc", players=4)
+    walk = Walk(game, 0)
+    from solver.belief.gcbc_walk import Choice
+
+    samples = []
+    for hand, pick in itertools.product([(2, 2, 3), (3, 3, 2)], range(20)):
+        chosen = hand.index(2) if hand.count(2) == 2 else hand.index(3)
+        samples.append((Choice(pick, 1, "flip", (3, 4, 5), False, chosen, (0, 1, 2)), hand))
+    w = fit(samples)["flip"]
+    honest, crooked = CLASSES.index("honest"), CLASSES.index("crooked")
+    assert class_of((2, 2, 3), False) == honest and class_of((3, 3, 2), False) == crooked
+    assert w[honest]["honest"] > 5 * w[honest]["crooked"]
+    assert w[crooked]["crooked"] > 5 * w[crooked]["honest"]
+    assert walk.done == 0
