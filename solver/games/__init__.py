@@ -11,6 +11,7 @@ from solver.core import ConfigError, Game
 GAMES: dict[str, str] = {
     "police07": "solver.games.police07.rules:Police07Game",
     "gcbc": "solver.games.gcbc.rules:GCBCGame",
+    "lineup": "solver.games.lineup.rules:LineUpGame",
 }
 
 

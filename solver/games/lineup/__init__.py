@@ -1,0 +1,1 @@
+"""LineUp (MindWare): rules core, board, suspect and Lucky Break content, views, resampling."""
