@@ -22,7 +22,7 @@ from solver.belief.gcbc_posterior import (
     brute_force_posterior,
     posterior,
 )
-from solver.belief.gcbc_walk import Walk
+from solver.belief.gcbc_walk import Choice
 from solver.core import BadStateError, ConfigError
 from solver.games import load
 from solver.games.gcbc.deal import INTEGRITY_NAMES
@@ -238,10 +238,6 @@ def test_behaviour_model_fit_and_file() -> None:
     again = BehaviourModel(**{"weights": shipped.weights, "temper": shipped.temper})
     assert again.to_json()["weights"] == shipped.to_json()["weights"]
     # Synthetic flips: honest players turn Honest cards, crooked ones Crooked cards.
-    game = load("gcbc", players=4)
-    walk = Walk(game, 0)
-    from solver.belief.gcbc_walk import Choice
-
     samples = []
     for hand, pick in itertools.product([(2, 2, 3), (3, 3, 2)], range(20)):
         chosen = hand.index(2) if hand.count(2) == 2 else hand.index(3)
@@ -251,4 +247,3 @@ def test_behaviour_model_fit_and_file() -> None:
     assert class_of((2, 2, 3), False) == honest and class_of((3, 3, 2), False) == crooked
     assert w[honest]["honest"] > 5 * w[honest]["crooked"]
     assert w[crooked]["crooked"] > 5 * w[crooked]["honest"]
-    assert walk.done == 0

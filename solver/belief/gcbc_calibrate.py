@@ -15,7 +15,8 @@
    living seat's view gives a posterior, deduction-only and full; each other living seat is scored:
    team (binary: P(honest)) and leader status (agent / kingpin / neither) by log loss and Brier score,
    team calibration by the expected calibration error over 10 equal-width bins; top-1 leader accuracy
-   is whether the seat with the highest P(Agent) (and P(Kingpin)) holds it.
+   is whether the seat with the highest P(Agent) (and P(Kingpin)) holds it. ``from_round_2`` leaves
+   out the start of round 1, where no public choice has been made yet and both models coincide.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def metrics(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
 def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Overall metrics and per round."""
     rounds = sorted({r["round"] for r in rows})
-    return {"all": metrics(rows),
+    return {"all": metrics(rows), "from_round_2": metrics([r for r in rows if r["round"] >= 2]),
             "per_round": {str(k): metrics([r for r in rows if r["round"] == k]) for k in rounds}}
 
 
