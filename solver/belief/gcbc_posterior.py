@@ -104,7 +104,9 @@ class GCBCPosterior:
 
     def update(self, view_json: JSON) -> GCBCPosterior:
         """The posterior for a later view of the same seat (this object keeps its own results, but
-        further updates must start from the returned one)."""
+        further updates must start from the returned one). A view that does not extend this one
+        is computed afresh. After a BadStateError the walk is spent: start again with
+        :func:`posterior`."""
         walk = self.factors.walk
         history = view_json.get("history") if isinstance(view_json, dict) else None
         if not (isinstance(history, list) and view_json.get("seat") == self.seat
