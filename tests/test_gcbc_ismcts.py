@@ -1,0 +1,150 @@
+"""The Good Cop Bad Cop ISMCTS bot: per-observer keys, pooled posterior determinizations, play."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bots
+from bots.cli import draw_chance
+from bots.gcbc_ismcts import GCBCISMCTSBot, GCBCSim, PoolDeterminizer
+from solver import games
+from solver.core import ConfigError
+from solver.games.gcbc.rules import GCBCState
+from solver.search.rng import SplitMix64
+
+
+def _advance(players: int, seed: int, decisions: int) -> GCBCState:
+    """A heuristic game stopped at the first decision after ``decisions`` decisions."""
+    game = games.load("gcbc", players=players)
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    seated = {s: bots.make(game, "heuristic", seat=s, rng=seed + s) for s in range(players)}
+    done = 0
+    while not state.is_terminal() and (done < decisions or state.current_player() < 0):
+        seat = state.current_player()
+        if seat < 0:
+            state.apply(draw_chance(state, rng))
+            continue
+        state.apply(seated[seat].step(state.view(seat)))
+        done += 1
+    assert isinstance(state, GCBCState)
+    return state
+
+
+@pytest.mark.parametrize("players,seed,decisions", [(4, 1, 10), (6, 2, 40), (8, 3, 70)])
+def test_keys_are_information_sets(players: int, seed: int, decisions: int) -> None:
+    """Equal keys exactly when views are equal, across worlds drawn for one seat's view."""
+    state = _advance(players, seed, decisions)
+    game = state.game
+    me = state.current_player()
+    rng = np.random.default_rng(seed)
+    worlds = [state] + [game.resample(state.view(me), rng) for _ in range(6)]
+    views = {s: [w.view(s).to_json() for w in worlds] for s in range(players)}
+    keys = {s: [GCBCSim(w).key(s) for w in worlds] for s in range(players)}
+    assert len(set(keys[me])) == 1  # the searcher cannot tell its worlds apart
+    for s in range(players):
+        for i in range(len(worlds)):
+            for j in range(i):
+                assert (keys[s][i] == keys[s][j]) == (views[s][i] == views[s][j]), (s, i, j)
+
+
+def test_incremental_key_equals_fresh_key() -> None:
+    """Extending a seat's hash action by action gives the hash computed from the start."""
+    state = _advance(5, 4, 20)
+    sim = GCBCSim(state.clone())
+    rng = SplitMix64(9)
+    for s in range(5):
+        sim.key(s)
+    steps = 0
+    while not sim.is_terminal() and steps < 60:
+        sim.apply(sim.default_action(rng))
+        steps += 1
+        if steps % 7 == 0:
+            for s in range(5):
+                assert sim.key(s) == GCBCSim(sim.state.clone()).key(s)
+    copy = sim.copy()
+    copy.apply(copy.default_action(rng)) if not copy.is_terminal() else None
+    assert sim.key(0) == GCBCSim(sim.state.clone()).key(0)  # the copy did not touch the original
+
+
+def test_pool_worlds_match_the_view() -> None:
+    """Every pooled world shows the searcher exactly its view, for every belief."""
+    state = _advance(6, 5, 30)
+    me = state.current_player()
+    view = state.view(me)
+    for belief in ("full", "deduction", "uniform"):
+        bot = bots.make(state.game, "ismcts", seat=me, rng=0, belief=belief, worlds=5)
+        assert isinstance(bot, GCBCISMCTSBot)
+        det = bot.determinizer(view)
+        assert isinstance(det, PoolDeterminizer)
+        rng = SplitMix64(3)
+        for _ in range(8):
+            assert det.sample(rng).state.view(me).to_json() == view.to_json()
+        assert len(det.pool) == 5
+
+
+def test_same_view_same_choice() -> None:
+    """The bot reads only its view: two true states with one view give one action for one seed."""
+    state = _advance(6, 6, 45)
+    me = state.current_player()
+    other = state.game.resample(state.view(me), np.random.default_rng(1))
+    assert other.view(me).to_json() == state.view(me).to_json()
+    picks = []
+    for st in (state, other):
+        bot = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=40)
+        picks.append(bot.step(st.view(me)))
+    assert picks[0] == picks[1]
+    assert picks[0] in state.legal_actions()
+
+
+def test_window_decisions_get_their_share() -> None:
+    """A play-or-pass window searches window_share of the iterations; a turn searches them all."""
+    game = games.load("gcbc", players=4)
+    rng = np.random.default_rng(8)
+    state = game.new_initial_state()
+    seated = {s: bots.make(game, "heuristic", seat=s, rng=s) for s in range(4)}
+    seen = {"window": 0, "turn": 0}
+    while not state.is_terminal() and min(seen.values()) == 0:
+        seat = state.current_player()
+        if seat < 0:
+            state.apply(draw_chance(state, rng))
+            continue
+        view = state.view(seat)
+        if len(view.legal_actions) > 1:
+            bot = bots.make(game, "ismcts", seat=seat, rng=1, iterations=40, window_share=0.25)
+            assert isinstance(bot, GCBCISMCTSBot)
+            bot.step(view)
+            assert bot.last is not None
+            window = 0 in view.legal_actions  # pass
+            seen["window" if window else "turn"] += 1
+            assert bot.last.iterations == (10 if window else 40)
+        state.apply(seated[seat].step(view))
+    assert min(seen.values()) > 0
+
+
+def test_plays_whole_games_legally() -> None:
+    """Two ismcts seats in a heuristic field finish a game with legal moves only (4 players)."""
+    game = games.load("gcbc", players=4)
+    rng = np.random.default_rng(12)
+    state = game.new_initial_state()
+    seated = {s: bots.make(game, "ismcts" if s in (0, 2) else "heuristic", seat=s, rng=s, iterations=8)
+              if s in (0, 2) else bots.make(game, "heuristic", seat=s, rng=s) for s in range(4)}
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat < 0:
+            state.apply(draw_chance(state, rng))
+            continue
+        state.apply(seated[seat].step(state.view(seat)))  # apply() rejects an illegal action
+    assert state.winner
+
+
+def test_bad_options() -> None:
+    """Typed errors name the option."""
+    game = games.load("gcbc", players=4)
+    with pytest.raises(ConfigError, match="belief"):
+        bots.make(game, "ismcts", seat=0, rng=0, belief="psychic")
+    with pytest.raises(ConfigError, match="worlds"):
+        bots.make(game, "ismcts", seat=0, rng=0, worlds=0)
+    with pytest.raises(ConfigError, match="gcbc only"):
+        GCBCISMCTSBot(games.load("police07"), 1, np.random.default_rng(0))
