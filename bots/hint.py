@@ -436,6 +436,12 @@ def format_advice(game: Game, view: View, advice: Advice, advisor: str = "") -> 
     lines = [f"{game.name}, seat {view.seat} ({_role(game, view)}) to act: {view.decision.prompt}"]
     if advisor:
         lines.append(advisor)
+    if game.name == "gcbc":
+        from bots import gcbc_hint
+
+        marginals = gcbc_hint.marginals_for(game, view)
+        lines += gcbc_hint.posterior_lines(view, marginals)
+        advice = gcbc_hint.annotate(game, view, advice, marginals)
     belief = dict(advice.belief)
     police = _police(game)
     if police is not None and "possible_stops" not in belief:

@@ -10,32 +10,14 @@ from bots.cli import draw_chance
 from bots.gcbc_ismcts import GCBCISMCTSBot, GCBCSim, PoolDeterminizer
 from solver import games
 from solver.core import ConfigError
-from solver.games.gcbc.rules import GCBCState
 from solver.search.rng import SplitMix64
-
-
-def _advance(players: int, seed: int, decisions: int) -> GCBCState:
-    """A heuristic game stopped at the first decision after ``decisions`` decisions."""
-    game = games.load("gcbc", players=players)
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    seated = {s: bots.make(game, "heuristic", seat=s, rng=seed + s) for s in range(players)}
-    done = 0
-    while not state.is_terminal() and (done < decisions or state.current_player() < 0):
-        seat = state.current_player()
-        if seat < 0:
-            state.apply(draw_chance(state, rng))
-            continue
-        state.apply(seated[seat].step(state.view(seat)))
-        done += 1
-    assert isinstance(state, GCBCState)
-    return state
+from tests.gcbc_positions import heuristic_position
 
 
 @pytest.mark.parametrize("players,seed,decisions", [(4, 1, 10), (6, 2, 40), (8, 3, 70)])
 def test_keys_are_information_sets(players: int, seed: int, decisions: int) -> None:
     """Equal keys exactly when views are equal, across worlds drawn for one seat's view."""
-    state = _advance(players, seed, decisions)
+    state = heuristic_position(players, seed, decisions)
     game = state.game
     me = state.current_player()
     rng = np.random.default_rng(seed)
@@ -51,7 +33,7 @@ def test_keys_are_information_sets(players: int, seed: int, decisions: int) -> N
 
 def test_incremental_key_equals_fresh_key() -> None:
     """Extending a seat's hash action by action gives the hash computed from the start."""
-    state = _advance(5, 4, 20)
+    state = heuristic_position(5, 4, 20)
     sim = GCBCSim(state.clone())
     rng = SplitMix64(9)
     for s in range(5):
@@ -70,7 +52,7 @@ def test_incremental_key_equals_fresh_key() -> None:
 
 def test_pool_worlds_match_the_view() -> None:
     """Every pooled world shows the searcher exactly its view, for every belief."""
-    state = _advance(6, 5, 30)
+    state = heuristic_position(6, 5, 30)
     me = state.current_player()
     view = state.view(me)
     for belief in ("full", "deduction", "uniform"):
@@ -86,7 +68,7 @@ def test_pool_worlds_match_the_view() -> None:
 
 def test_same_view_same_choice() -> None:
     """The bot reads only its view: two true states with one view give one action for one seed."""
-    state = _advance(6, 6, 45)
+    state = heuristic_position(6, 6, 45)
     me = state.current_player()
     other = state.game.resample(state.view(me), np.random.default_rng(1))
     assert other.view(me).to_json() == state.view(me).to_json()
