@@ -10,6 +10,7 @@ from bots.cli import draw_chance
 from bots.gcbc_ismcts import GCBCISMCTSBot, GCBCSim, PoolDeterminizer
 from solver import games
 from solver.core import ConfigError
+from solver.games.gcbc import ops
 from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position
 
@@ -40,14 +41,48 @@ def test_incremental_key_equals_fresh_key() -> None:
         sim.key(s)
     steps = 0
     while not sim.is_terminal() and steps < 60:
-        sim.apply(sim.default_action(rng))
+        legal = sim.legal_actions()  # tree moves: keys are read in the tree, not in playouts
+        sim.apply(legal[rng.below(len(legal))])
         steps += 1
         if steps % 7 == 0:
             for s in range(5):
                 assert sim.key(s) == GCBCSim(sim.state.clone()).key(s)
     copy = sim.copy()
-    copy.apply(copy.default_action(rng)) if not copy.is_terminal() else None
+    if not copy.is_terminal():
+        copy.apply(copy.legal_actions()[0])
     assert sim.key(0) == GCBCSim(sim.state.clone()).key(0)  # the copy did not touch the original
+
+
+def test_playout_window_pass_closes_the_window() -> None:
+    """A playout's pass ends the window as if every seat passed: same turn state, fewer steps."""
+    state = heuristic_position(6, 7, 30)
+    rng = SplitMix64(5)
+    for _ in range(200):
+        sim = GCBCSim(state.clone())
+        if sim.is_terminal():
+            break
+        if sim.state.stack[-1][0] == ops.WINDOW and 0 in sim.legal_actions():
+            slow = sim.state.clone()
+            while not slow.is_terminal() and slow.stack[-1][0] == ops.WINDOW and 0 in slow.legal_actions():
+                slow.apply_unchecked(0)
+            assert sim.default_action(rng) == 0
+            sim.apply(0)
+            fast = sim.state
+            for name in ("stack", "cards", "face_up", "alive", "hands", "aim", "active", "turn", "announced"):
+                assert getattr(fast, name) == getattr(slow, name), name
+            return
+        legal = sim.legal_actions()
+        state = sim.state
+        state.apply_unchecked(legal[rng.below(len(legal))])
+    pytest.fail("no window reached")
+
+
+def test_close_window_needs_an_open_window() -> None:
+    from solver.core import BadStateError
+
+    state = heuristic_position(4, 2, 5, announce=True)
+    with pytest.raises(BadStateError, match="no Equipment window"):
+        state.close_window_unchecked()
 
 
 def test_pool_worlds_match_the_view() -> None:
