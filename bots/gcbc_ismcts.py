@@ -19,17 +19,23 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    knows, not by the true deal, as in multiple-observer ISMCTS (Cowling et al. 2012, section 5).
 3. **A playout policy for a game of windows.** Uniform playouts spend ~420 actions a game, mostly
    Equipment windows, and rarely shoot. Here playouts pass in every window, announce ``shoot``
-   when they may (0.9), else ``arm`` (0.7), else a uniform action, and aim at a seat of the other
-   team (0.8; the playout knows the determinized deal) or uniformly. This is a model of play after
+   when the Gun points at the other team (0.9; never at a teammate), else ``arm`` (0.7), else a
+   uniform action, and aim at a seat of the other team (0.8) or uniformly. Playouts know the
+   determinized deal, so every playout seat plays with the teams in view. This is a model of play after
    the tree, not a claim about good play: Equipment is left to the tree. Since every playout seat
    passes, a playout's first pass closes the whole window (``GCBCState.close_window_unchecked``),
    which skips most of a game's steps (2.4x more iterations a second).
 
 Decisions in an Equipment window (``pass`` or a play) get ``window_share`` of the budget: they are
-many (every seat, three windows a turn) and most are a plain pass.
+many (every seat, three windows a turn) and most are a plain pass. Concealment decisions (which own
+card to turn face up, how to lay cards out) are the ``heuristic`` bot's: playouts see the
+determinized deal, so a search values no hiding and would show cards at random (the
+non-locality and strategy-fusion limits of determinization, Long et al. 2010).
 
-Reference: P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo Tree
-Search", IEEE TCIAIG 4(2), 2012, pp. 120-143.
+References: P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo Tree
+Search", IEEE TCIAIG 4(2), 2012, pp. 120-143. J. Long, N. R. Sturtevant, M. Buro and T. Furtak,
+"Understanding the Success of Perfect Information Monte Carlo Sampling in Game Tree Search",
+AAAI 2010.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
-from bots.base import Option
+from bots.base import Bot, Option
 from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, WinLossSim
 from bots.registry import register
 from solver.core import CHANCE, Action, ConfigError, Game, Seat, View
@@ -114,13 +120,15 @@ class GCBCSim(WinLossSim):
             # every playout seat passes, so the window ends here: apply() closes it in one step
             self._skip = True
             return codec.PASS
+        team = st.team(seat)
         if op == ops.ANNOUNCE:
-            if codec.SHOOT in legal and rng.uniform() < 0.9:
-                return codec.SHOOT
+            if codec.SHOOT in legal:
+                if st.team(st.aim[seat]) != team and rng.uniform() < 0.9:
+                    return codec.SHOOT
+                legal = [a for a in legal if a != codec.SHOOT] or legal  # not at a teammate
             if codec.ARM in legal and rng.uniform() < 0.7:
                 return codec.ARM
         elif op == ops.AIM:
-            team = st.team(seat)
             enemies = [a for a in legal if st.team(a - codec.AIM) != team]
             if enemies and rng.uniform() < 0.8:
                 return enemies[rng.below(len(enemies))]
@@ -164,7 +172,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         **_BUDGET_OPTIONS,
         "belief": Option("full", str, "deals drawn from: full (posterior with the behaviour model), "
                          "deduction (posterior without it) or uniform (the resampler alone)"),
-        "worlds": Option(24, int, "determinized worlds drawn per search and copied by its iterations",
+        "worlds": Option(16, int, "determinized worlds drawn per search and copied by its iterations",
                          1, 4096),
         "window_share": Option(0.25, float, "share of the budget for an Equipment-window decision",
                                0.01, 1.0),
@@ -195,11 +203,24 @@ class GCBCISMCTSBot(ISMCTSBot):
         """A pool of worlds drawn from the posterior for ``view``."""
         return PoolDeterminizer(self.game, view, self.posterior(view), self.settings["worlds"])
 
+    def _concealment(self, legal: tuple[Action, ...]) -> bool:
+        """Which card to turn face up or how to lay cards out: hiding, which search cannot value."""
+        from solver.games.gcbc import codec
+
+        return all(codec.FLIP <= a < codec.KEEP_CARD or codec.ARRANGE <= a < codec.KEEP_EQUIP for a in legal)
+
+    def _heuristic(self) -> Bot:
+        from bots.gcbc import HeuristicBot
+
+        return HeuristicBot(self.game, self.seat, self.rng)
+
     def step(self, view: View) -> Action:
-        """Search; an Equipment-window decision gets ``window_share`` of the budget."""
+        """Search; a window decision gets ``window_share`` of the budget; concealment is the heuristic's."""
         legal = self.check_view(view)
         if len(legal) == 1:
             return legal[0]
+        if self._concealment(legal):
+            return self._heuristic().step(view)
         full = self.budget()
         if _in_window(view):
             share = self.settings["window_share"]

@@ -131,7 +131,13 @@ def test_window_decisions_get_their_share() -> None:
         if len(view.legal_actions) > 1:
             bot = bots.make(game, "ismcts", seat=seat, rng=1, iterations=40, window_share=0.25)
             assert isinstance(bot, GCBCISMCTSBot)
-            bot.step(view)
+            action = bot.step(view)
+            if bot._concealment(view.legal_actions):
+                # the heuristic's choice, with no search
+                assert bot.last is None
+                assert action == bots.make(game, "heuristic", seat=seat, rng=1).step(view)
+                state.apply(seated[seat].step(view))
+                continue
             assert bot.last is not None
             window = 0 in view.legal_actions  # pass
             seen["window" if window else "turn"] += 1
