@@ -171,3 +171,16 @@ def test_bad_options() -> None:
         bots.make(game, "ismcts", seat=0, rng=0, worlds=0)
     with pytest.raises(ConfigError, match="gcbc only"):
         GCBCISMCTSBot(games.load("police07"), 1, np.random.default_rng(0))
+
+
+def test_root_is_pruned_to_the_heuristics_best() -> None:
+    """prune=N searches the heuristic's best N root actions (pass too in a window); 0: all."""
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    view = state.view(me)
+    best = [r.action for r in bots.make(state.game, "heuristic", seat=me, rng=0).advise(view).ranked]
+    pruned = bots.make(state.game, "ismcts", seat=me, rng=0, iterations=30, prune=3)
+    result = pruned.search(view)  # type: ignore[attr-defined]
+    assert {s.action for s in result.stats} == set(best[:3])
+    full = bots.make(state.game, "ismcts", seat=me, rng=0, iterations=30, prune=0)
+    assert {s.action for s in full.search(view).stats} == set(view.legal_actions)  # type: ignore[attr-defined]
