@@ -500,10 +500,14 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
+# LineUp's printer lives in its own module (it subclasses GamePrinter, defined above).
+from bots.lineup_display import LineUpPrinter  # noqa: E402
+
 #: Game name -> its printer class. A game missing here is printed by :class:`GamePrinter`.
 PRINTERS: dict[str, type[GamePrinter]] = {
     "police07": Police07Printer,
     "gcbc": GCBCPrinter,
+    "lineup": LineUpPrinter,
 }
 
 

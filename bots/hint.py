@@ -442,6 +442,10 @@ def format_advice(game: Game, view: View, advice: Advice, advisor: str = "") -> 
         marginals = gcbc_hint.marginals_for(game, view)
         lines += gcbc_hint.posterior_lines(view, marginals)
         advice = gcbc_hint.annotate(game, view, advice, marginals)
+    if game.name == "lineup":
+        from bots import lineup_hint
+
+        lines += lineup_hint.lines(game, view, advice)
     belief = dict(advice.belief)
     police = _police(game)
     if police is not None and "possible_stops" not in belief:

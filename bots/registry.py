@@ -27,6 +27,7 @@ GENERIC_MODULES: tuple[str, ...] = ("bots.random_bot", "bots.ismcts_bot")
 GAME_MODULES: dict[str, tuple[str, ...]] = {
     "police07": ("bots.police07", "bots.nw2012"),
     "gcbc": ("bots.gcbc", "bots.gcbc_ismcts"),
+    "lineup": ("bots.lineup",),
 }
 
 _registry: dict[str, dict[str, type[Bot]]] = {}

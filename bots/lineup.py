@@ -1,0 +1,319 @@
+"""LineUp bots with a human-like memory: ``greedy`` (a documented rule) and ``planner`` (the MDP plan).
+
+Both keep the memory of :mod:`solver.belief.lineup_memory` at their ``memory`` level (child, adult,
+sharp, perfect; default adult): at each study moment they note the features the view shows under
+``studying`` (never the card id) and draw the recall from their own generator; at a lineup they pick
+the stand most likely under what they recall. Their memory is their own state: it lives between
+``step`` calls, is reset by ``restart``, and is kept from the views alone, so it works the same in
+process and over the seat protocol. Ages (own turns since the study) are read off the view's history.
+
+**greedy**: holding a card of an unsolved scene, head for the station; otherwise for the unsolved
+scene nearest in expected turns. At the station: line up the held card most likely to be right, and
+chain while that chance is at least :data:`CONFIDENT`. Never line up a card of a scene already solved.
+
+**planner**: follows :class:`~solver.plan.lineup_plan.Plan` (expected own turns to win): which scene
+next, when to go to the station, stay and line up, and whether to chain.
+
+Both, for Lucky Break cards: always draw; play ``to-station`` when heading for the station with a
+card; play ``another-look`` at the station, on the card about to be lined up, before the lineup;
+play ``hinder`` at once on the opponent with most scenes solved (then the smaller count). A seat
+with no memory of a card (e.g. a stateless ``decide`` request) picks a stand at random.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Final
+
+from bots.base import Advice, Bot, Option, RankedAction
+from bots.registry import register
+from solver.belief.lineup_memory import LEVELS, Memory, Trace, feature_values, level, pick
+from solver.core import Action, ConfigError, Game, View
+from solver.games.lineup import codec
+from solver.games.lineup.rules import LineUpGame
+from solver.plan.lineup_plan import STATION, Choice, Held, Plan, cached_plan, greedy_step
+
+#: greedy chains lineups while the best card's chance is at least this
+CONFIDENT: Final = 0.5
+
+_MEMORY = Option("adult", str, f"memory level: {', '.join(LEVELS)}")
+
+
+def replay_hand(data: dict[str, Any], seat: int) -> tuple[int, list[tuple[str, int | None]]]:
+    """The seat's own-turn number and, per face-down card, its scene and the own turn it was studied."""
+    own = 0
+    slots: list[tuple[str, int | None]] = []
+    for _, _, events in data["history"]:
+        for e in events:
+            if e.get("seat") != seat:
+                continue
+            kind = e["kind"]
+            if kind == "TurnStarted":
+                own += 1
+            elif kind == "SuspectDrawn":
+                slots.append((e["scene"], None))
+            elif kind == "SuspectStudied" and 1 <= e["held"] <= len(slots):
+                slots[e["held"] - 1] = (e["scene"], own)
+            elif kind == "LineupRequested" and 1 <= e["held"] <= len(slots):
+                slots.pop(e["held"] - 1)
+    return own, slots
+
+
+class _LineUpBot(Bot):
+    options: ClassVar[dict[str, Option]] = {"memory": _MEMORY}
+
+    def __init__(self, game: Game, seat: int, rng: Any, **options: Any) -> None:
+        super().__init__(game, seat, rng, **options)
+        if not isinstance(game, LineUpGame):
+            raise ConfigError(f"{self.name} bot plays lineup, not {game.name}")
+        self.lineup_game = game
+        self.level = level(self.settings["memory"])
+        self.values = feature_values(game.suspects)
+        self.memory = Memory(self.values)
+        self.pending: tuple[Trace | None, int, int] | None = None  # trace, age, load at the lineup
+        self.target: int | None = None  # the loc the pawn heads for
+        self.scene_no = {name: i for i, name in enumerate(game.board.scene_names)}
+
+    def restart(self, view: View) -> None:
+        """Forget everything: a new game."""
+        super().restart(view)
+        self.memory = Memory(self.values)
+        self.pending = None
+        self.target = None
+
+    # --- reading the view ---------------------------------------------------------------------------
+    def situation(self, data: dict[str, Any]) -> tuple[int, list[tuple[int, int]], int]:
+        """(solved scenes bitmask, per held card (scene number, age; -1 unknown), own turn)."""
+        me = data["players"][self.seat]
+        solved = 0
+        for cid in me["identified"]:
+            solved |= 1 << self.lineup_game.codec.by_id[cid][0]
+        own, slots = replay_hand(data, self.seat)
+        held = [(self.scene_no[sc], -1 if t is None else own - t) for sc, t in slots]
+        return solved, held, own
+
+    def p_card(self, held: list[tuple[int, int]], i: int, count: int, plan: Plan) -> float:
+        """P(correct) of held card ``i`` now (a card never studied: one in the lineup size)."""
+        scene, age = held[i]
+        if age < 0 or i >= len(self.memory.traces) or self.memory.traces[i] is None:
+            return 1 / max(1, count)
+        return plan.p_right(scene, min(age, plan.max_age), len(held), count)
+
+    # --- acting -----------------------------------------------------------------------------------
+    def step(self, view: View) -> Action:
+        """The bot's action (see the module docstring)."""
+        return self.ranked(view)[0].action
+
+    def advise(self, view: View, budget: float | None = None) -> Advice:
+        """The legal actions, best first, with reasons (expected turns to win for the planner)."""
+        ranked = self.ranked(view, commit=False)
+        return Advice(view.seat, tuple(ranked), {"memory": self.level.name}, ranked[0].reason)
+
+    def ranked(self, view: View, commit: bool = True) -> list[RankedAction]:
+        legal = self.check_view(view)
+        data = view.to_json()
+        best, reason = self.decide(data, legal, commit)
+        text = self.game.action_to_str
+        out = [RankedAction(best, text(best), 1.0, reason)]
+        out += [RankedAction(a, text(a), 0.0, "not the bot's choice") for a in legal if a != best]
+        return out
+
+    def decide(self, data: dict[str, Any], legal: tuple[Action, ...], commit: bool) -> tuple[Action, str]:
+        phase = data["phase"]
+        if phase == "study":
+            st = data["studying"]
+            if commit:
+                own, slots = replay_hand(data, self.seat)
+                while len(self.memory.traces) < len(slots):
+                    self.memory.drawn()
+                self.memory.study(int(st["held"]), st["scene"], st["features"], own, self.rng)
+            return codec.STUDY, "study the suspect (memory noted)"
+        if phase == "pick":
+            return self.pick_stand(data, legal, commit)
+        if phase == "offer":
+            return codec.LUCKY, "a Lucky Break card is free"
+        if phase == "use":
+            return self.use_lucky(data, legal)
+        if phase == "move":
+            return self.move(data, legal)
+        return self.turn_choice(data, legal, commit)
+
+    def pick_stand(self, data: dict[str, Any], legal: tuple[Action, ...], commit: bool) -> tuple[Action, str]:
+        stands = [tuple(str(c["features"][f]) for f in self.values) for c in data["lineup"]["stands"]]
+        trace, age, load = self.pending if self.pending is not None else (None, 0, 1)
+        if trace is None:
+            return legal[int(self.rng.integers(len(legal)))], "no memory of this suspect: a guess"
+        s = self.level.retention(age, load)
+        j, post = pick(s, trace.recall(s), stands, self.values, self.rng)
+        if commit:
+            self.pending = None
+        return codec.PICK + j, f"stand {j + 1} is the one I recall, posterior {post[j]:.2f}"
+
+    def use_lucky(self, data: dict[str, Any], legal: tuple[Action, ...]) -> tuple[Action, str]:
+        if codec.TO_STATION in legal and data["players"][self.seat]["held"]:
+            return codec.TO_STATION, "straight to the station with a card to line up"
+        hinder = self.hinder(data, legal)
+        if hinder is not None:
+            return hinder
+        return codec.END, "keep the card for later"
+
+    def hinder(self, data: dict[str, Any], legal: tuple[Action, ...]) -> tuple[Action, str] | None:
+        targets = [a - codec.HINDER for a in legal if codec.HINDER <= a < codec.HINDER + codec.MAX_SEATS]
+        if not targets:
+            return None
+        players = data["players"]
+
+        def lead(s: int) -> tuple[int, int, int]:
+            scenes = {self.lineup_game.codec.by_id[c][0] for c in players[s]["identified"]}
+            return (-len(scenes), players[s]["count"], s)
+
+        t = min(targets, key=lead)
+        return codec.HINDER + t, f"hinder seat {t}, the closest to winning"
+
+    def move(self, data: dict[str, Any], legal: tuple[Action, ...]) -> tuple[Action, str]:
+        plan = self.plan()
+        here = data["players"][self.seat]["space"]
+        if self.target is None:
+            self.target = self.head_for(data, plan)
+        space = plan.locs[self.target]
+        to = greedy_step(plan.board, here, int(data["die"]), space, plan._dist[self.target])
+        action = codec.MOVE + to
+        if action not in legal:
+            action = legal[0]
+        return action, f"towards {plan.board.label(space)}"
+
+    def turn_choice(self, data: dict[str, Any], legal: tuple[Action, ...], commit: bool
+                    ) -> tuple[Action, str]:
+        """START (roll, stay and line up, Lucky Break) and STATION (line up or end)."""
+        plan = self.plan()
+        me = data["players"][self.seat]
+        solved, held, _ = self.situation(data)
+        card, why = self.lineup_choice(data, plan, solved, held, me["count"], data["phase"] == "station")
+        if card is not None:
+            look = codec.LOOK + card
+            if look in legal and held[card][1] > 0:
+                return look, "another look at the card before its lineup"
+            action = codec.LINEUP + card
+            if action in legal:
+                if commit:
+                    _, age = held[card]
+                    trace = self.memory.lined_up(card + 1)
+                    self.pending = (trace, max(0, age), len(held))
+                return action, why
+        if data["phase"] == "station":
+            return codec.END, why
+        self.target = self.head_for(data, plan)
+        if self.target == STATION and codec.TO_STATION in legal and held:
+            return codec.TO_STATION, "straight to the station"
+        hinder = self.hinder(data, legal)
+        if hinder is not None:
+            return hinder
+        return codec.ROLL, f"roll and head for {plan.board.label(plan.locs[self.target])}"
+
+    def useful(self, held: list[tuple[int, int]], solved: int) -> list[int]:
+        """Held cards of scenes not solved yet."""
+        return [i for i, (s, _) in enumerate(held) if not solved >> s & 1]
+
+    def plan(self) -> Plan:
+        return cached_plan(self.lineup_game, self.level.name)
+
+    def head_for(self, data: dict[str, Any], plan: Plan) -> int:
+        raise NotImplementedError
+
+    def lineup_choice(self, data: dict[str, Any], plan: Plan, solved: int, held: list[tuple[int, int]],
+                      count: int, arrived: bool) -> tuple[int | None, str]:
+        raise NotImplementedError
+
+
+class GreedyBot(_LineUpBot):
+    """Nearest unsolved scene; the station when holding a card; chain lineups while confident."""
+
+    name: ClassVar[str] = "greedy"
+    description: ClassVar[str] = ("nearest unsolved scene, station with a card, lineups while confident "
+                                  "(memory)")
+
+    def head_for(self, data: dict[str, Any], plan: Plan) -> int:
+        solved, held, _ = self.situation(data)
+        here = data["players"][self.seat]["space"]
+        if self.useful(held, solved):
+            return STATION
+        taken = {s for s, _ in held}
+        open_ = [s for s in range(len(plan.board.scenes)) if not solved >> s & 1 and s not in taken]
+        if not open_:
+            return STATION
+        return 1 + min(open_, key=lambda s: (_mean(plan.travel(here, s + 1)) if plan.locs[s + 1] != here
+                                              else 99.0, s))
+
+    def lineup_choice(self, data: dict[str, Any], plan: Plan, solved: int, held: list[tuple[int, int]],
+                      count: int, arrived: bool) -> tuple[int | None, str]:
+        if data["players"][self.seat]["space"] != plan.board.station:
+            return None, ""
+        cards = self.useful(held, solved)
+        if not cards:
+            return None, "no card to line up"
+        best = max(cards, key=lambda i: (self.p_card(held, i, count, plan), -i))
+        p = self.p_card(held, best, count, plan)
+        chained = any(e["kind"] == "LineupResult" and e["seat"] == self.seat
+                      for e in data["history"][-1][2]) if data["history"] else False
+        if chained and p < CONFIDENT:
+            return None, f"best card only {p:.2f} likely: stop"
+        return best, f"line up card {best + 1}: P(correct) {p:.2f}"
+
+
+class PlannerBot(_LineUpBot):
+    """Follows the optimal plan for its memory level (expected own turns to win)."""
+
+    name: ClassVar[str] = "planner"
+    description: ClassVar[str] = "optimal plan (DP over position, scenes, held cards' ages, count) (memory)"
+
+    def key(self, data: dict[str, Any], plan: Plan) -> tuple[int, Held, int, list[int]]:
+        solved, held, _ = self.situation(data)
+        useful = sorted(self.useful(held, solved), key=lambda i: (held[i][1], i))
+        keep: list[int] = []
+        for i in useful:  # the plan's hands hold distinct scenes: the youngest card of each
+            if len(keep) < plan.max_held and all(held[j][0] != held[i][0] for j in keep):
+                keep.append(i)
+        # at the start of a turn the view has counted the turn just begun; the plan's end-of-turn
+        # states age cards when the next turn begins, so they are read one turn younger
+        back = 1 if data["phase"] == "start" else 0
+        cards = tuple(sorted((held[i][0], min(plan.max_age, max(0, held[i][1] - back))) for i in keep))
+        return solved, cards, int(data["players"][self.seat]["count"]), keep
+
+    def best(self, data: dict[str, Any], plan: Plan) -> Choice:
+        solved, cards, count, _ = self.key(data, plan)
+        here = data["players"][self.seat]["space"]
+        loc = plan.loc_of(here)
+        if data["phase"] == "station":
+            return plan.ranked(("A", solved, cards, count))[0]
+        key = ("E", loc, solved, cards, count)
+        if loc is None or key not in plan.index:  # a street, or a scene the pawn did not draw at
+            return plan.from_space(here, solved, cards, count)[0]
+        return plan.ranked(key)[0]
+
+    def head_for(self, data: dict[str, Any], plan: Plan) -> int:
+        choice = self.best(data, plan)
+        if choice.kind == "go":
+            return choice.target
+        solved, cards, count, _ = self.key(data, plan)
+        return plan.from_space(data["players"][self.seat]["space"], solved, cards, count)[0].target
+
+    def lineup_choice(self, data: dict[str, Any], plan: Plan, solved: int, held: list[tuple[int, int]],
+                      count: int, arrived: bool) -> tuple[int | None, str]:
+        if data["players"][self.seat]["space"] != plan.board.station:
+            return None, ""
+        choice = self.best(data, plan)
+        if choice.kind not in ("stay", "lineup"):
+            return None, f"plan: {choice.kind}, {choice.value:.2f} turns to win expected"
+        _, _, _, keep = self.key(data, plan)
+        scene = choice.card[0]
+        for i in keep:
+            if held[i][0] == scene:
+                return i, f"plan: line up card {i + 1}; {choice.value:.2f} turns to win expected"
+        return None, "plan: stop"
+
+
+def _mean(dist: tuple[tuple[int, float], ...]) -> float:
+    return sum(t * p for t, p in dist)
+
+
+register("lineup", GreedyBot)
+register("lineup", PlannerBot)
