@@ -113,9 +113,20 @@ class _LineUpBot(Bot):
         data = view.to_json()
         best, reason = self.decide(data, legal, commit)
         text = self.game.action_to_str
-        out = [RankedAction(best, text(best), 1.0, reason)]
-        out += [RankedAction(a, text(a), 0.0, "not the bot's choice") for a in legal if a != best]
+        turns = self.turns(data, legal) if not commit else {}
+        # the bot's choice first, then the others by the plan's expected turns to win when known
+        rest = sorted((a for a in legal if a != best), key=lambda a: (turns.get(a, float("inf")), a))
+        out = [RankedAction(best, text(best), -turns.get(best, 0.0), reason)]
+        for a in rest:
+            if a in turns:
+                out.append(RankedAction(a, text(a), -turns[a], f"plan: {turns[a]:.2f} turns to win expected"))
+            else:
+                out.append(RankedAction(a, text(a), -1e9, "not the bot's choice"))
         return out
+
+    def turns(self, data: dict[str, Any], legal: tuple[Action, ...]) -> dict[Action, float]:
+        """Expected own turns to win after each legal action, where the plan says (hints only)."""
+        return {}
 
     def decide(self, data: dict[str, Any], legal: tuple[Action, ...], commit: bool) -> tuple[Action, str]:
         phase = data["phase"]
@@ -288,6 +299,33 @@ class PlannerBot(_LineUpBot):
         if loc is None or key not in plan.index:  # a street, or a scene the pawn did not draw at
             return plan.from_space(here, solved, cards, count)[0]
         return plan.ranked(key)[0]
+
+    def turns(self, data: dict[str, Any], legal: tuple[Action, ...]) -> dict[Action, float]:
+        """Expected own turns to win of roll, end and each lineup, from the plan's ranked choices."""
+        if data["phase"] not in ("start", "station"):
+            return {}
+        plan = self.plan()
+        solved, cards, count, keep = self.key(data, plan)
+        here = data["players"][self.seat]["space"]
+        loc = plan.loc_of(here)
+        if data["phase"] == "station":
+            choices = plan.ranked(("A", solved, cards, count))
+        elif loc is None or ("E", loc, solved, cards, count) not in plan.index:
+            choices = plan.from_space(here, solved, cards, count)
+        else:
+            choices = plan.ranked(("E", loc, solved, cards, count))
+        _, held, _ = self.situation(data)
+        out: dict[Action, float] = {}
+        for c in choices:  # best first: the first value found for an action is its best
+            if c.kind == "go" and codec.ROLL in legal:
+                out.setdefault(codec.ROLL, c.value)
+            elif c.kind == "stop" and codec.END in legal:
+                out.setdefault(codec.END, c.value)
+            elif c.kind in ("stay", "lineup"):
+                for i in keep:
+                    if held[i][0] == c.card[0] and codec.LINEUP + i in legal:
+                        out.setdefault(codec.LINEUP + i, c.value)
+        return out
 
     def head_for(self, data: dict[str, Any], plan: Plan) -> int:
         choice = self.best(data, plan)
