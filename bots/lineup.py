@@ -186,7 +186,7 @@ class _LineUpBot(Bot):
         if self.target is None:
             self.target = self.head_for(data, plan)
         space = plan.locs[self.target]
-        to = greedy_step(plan.board, here, int(data["die"]), space, plan._dist[self.target])
+        to = greedy_step(plan.board, here, int(data["die"]), space, plan.street_distances(self.target))
         action = codec.MOVE + to
         if action not in legal:
             action = legal[0]
@@ -248,7 +248,8 @@ class GreedyBot(_LineUpBot):
         if self.useful(held, solved):
             return STATION
         taken = {s for s, _ in held}
-        open_ = [s for s in range(len(plan.board.scenes)) if not solved >> s & 1 and s not in taken]
+        open_ = [s for s in range(len(plan.board.scenes)) if not solved >> s & 1 and s not in taken
+                 and plan.street_distances(s + 1)[here] > 0]  # a street path, not through the station
         if not open_:
             return STATION
         return 1 + min(open_, key=lambda s: (_mean(plan.travel(here, s + 1)) if plan.locs[s + 1] != here

@@ -183,7 +183,7 @@ def test_travel_times_over_the_die(game: Any) -> None:
     assert dict(plan.travel(0, car_lot)) == pytest.approx({1: 5 / 6, 2: 1 / 6})  # two steps away
     for space in range(14):
         for loc in range(len(plan.locs)):
-            if plan.locs[loc] != space and plan._dist[loc][space] > 0:
+            if plan.locs[loc] != space and plan.street_distances(loc)[space] > 0:
                 assert sum(p for _, p in plan.travel(space, loc)) == pytest.approx(1.0)
 
 

@@ -134,6 +134,10 @@ class Plan:
             self._travel[key] = tuple(sorted(out.items()))
         return self._travel[key]
 
+    def street_distances(self, loc: int) -> list[int]:
+        """Steps from every space to ``loc`` by street paths (-1: only through a building)."""
+        return self._dist[loc]
+
     def p_right(self, scene: int, age: int, load: int, count: int) -> float:
         """P(correct) of a card of scene number ``scene`` at ``age`` with ``load`` held, lineup ``count``."""
         key = (scene, age, load, count)
