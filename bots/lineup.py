@@ -239,8 +239,8 @@ class GreedyBot(_LineUpBot):
     """Nearest unsolved scene; the station when holding a card; chain lineups while confident."""
 
     name: ClassVar[str] = "greedy"
-    description: ClassVar[str] = ("nearest unsolved scene, station with a card, lineups while confident "
-                                  "(memory)")
+    description: ClassVar[str] = ("nearest unsolved scene, the station with a card, lineups while "
+                                  "confident; memory=child|adult|sharp|perfect")
 
     def head_for(self, data: dict[str, Any], plan: Plan) -> int:
         solved, held, _ = self.situation(data)
@@ -275,7 +275,8 @@ class PlannerBot(_LineUpBot):
     """Follows the optimal plan for its memory level (expected own turns to win)."""
 
     name: ClassVar[str] = "planner"
-    description: ClassVar[str] = "optimal plan (DP over position, scenes, held cards' ages, count) (memory)"
+    description: ClassVar[str] = ("the optimal plan for its memory (value iteration over scenes, held cards' "
+                                  "ages, count); memory=child|adult|sharp|perfect")
 
     def key(self, data: dict[str, Any], plan: Plan) -> tuple[int, Held, int, list[int]]:
         solved, held, _ = self.situation(data)
