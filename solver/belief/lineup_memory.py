@@ -34,7 +34,7 @@ guilty card ``g`` and each recall vector ``r`` (all ``prod k_f`` of them, 6400 f
 with ``a`` other cards scoring higher than ``g`` and ``t`` tying, the chance of a right pick is
 ``sum_j C(t,j) C(N-a-t, m-j) / C(N,m) / (1+j)`` (no better card drawn, ``j`` tying cards drawn,
 uniform tie-break) for ``m`` innocents out of ``N``; it is weighted by ``P(r | g)`` and averaged
-over ``g``. This is exact enumeration, vectorised with numpy, cached per (scene, s).
+over ``g``. This is exact enumeration, vectorised with numpy, cached per (scene shape, s).
 """
 
 from __future__ import annotations
@@ -221,10 +221,8 @@ def p_correct(suspects: Suspects, scene: str, s: float, size: int) -> float:
 
 
 def _values(suspects: Suspects) -> dict[str, tuple[str, ...]]:
-    """Feature name -> its values: the file's table when known, else the values the cards use."""
-    table: dict[str, tuple[str, ...]] | None = getattr(suspects, "values", None)
-    if table:
-        return table
+    """Feature name -> the values the cards use, sorted (``Suspects`` keeps no other table; for the
+    stand-in deck they are exactly the file's values)."""
     out: dict[str, list[str]] = {f: [] for f in suspects.features}
     for cards in suspects.scenes.values():
         for card in cards:

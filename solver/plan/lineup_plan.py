@@ -238,10 +238,9 @@ class Plan:
         probs: list[float] = []
         costs: list[float] = []
         owner: list[int] = []
-        self._choices: list[Choice] = []
         i = 0
         while i < len(keys):
-            for choice, cost, branches in self.actions(keys[i]):
+            for _, cost, branches in self.actions(keys[i]):
                 row = len(costs)
                 for p, nxt in branches:
                     if nxt not in self.index:
@@ -252,7 +251,6 @@ class Plan:
                     probs.append(p)
                 costs.append(cost)
                 owner.append(i)
-                self._choices.append(choice)
             i += 1
         self.keys = keys
         n = len(keys)
@@ -270,6 +268,8 @@ class Plan:
             new = np.minimum.reduceat(self._backup(values), self._starts)
             change = float(np.max(np.abs(new - values)))
             values = new
+            # value iteration on a stochastic shortest path problem with positive costs converges;
+            # the sweep cap only bounds a pathological user board
             if change <= tol * max(1.0, float(values.max())) or self.sweeps > 100_000:
                 break
         return values
