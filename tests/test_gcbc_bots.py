@@ -28,6 +28,7 @@ from solver.games import load
 from solver.games.gcbc.deal import team_of
 from solver.games.gcbc.events import Investigated
 from solver.games.gcbc.rules import GCBCGame, GCBCState
+from tests.markers import compiled_pass_only
 
 CONFIGS = [(players, deck) for deck in ("rulebook", "4th") for players in range(4, 9)]
 
@@ -73,6 +74,7 @@ def test_heuristic_plays_legal_moves_in_every_configuration() -> None:
 
 
 @pytest.mark.slow
+@compiled_pass_only
 def test_heuristic_plays_legal_moves_in_many_games() -> None:
     heuristic_games(range(200, 1200))
 

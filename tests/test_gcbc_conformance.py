@@ -21,6 +21,7 @@ import solver.games
 from solver.core import BadStateError
 from solver.games.gcbc import ops
 from solver.testing import check_game
+from tests.markers import compiled_pass_only
 from tests.test_gcbc_rules import HANDS4, do, start
 
 DECKS = ("rulebook", "4th")
@@ -38,6 +39,7 @@ def test_check_game(players: int, deck: str) -> None:
 
 
 @pytest.mark.slow
+@compiled_pass_only
 @pytest.mark.parametrize(("players", "deck"), CONFIGS, ids=[f"{p}p-{d}" for p, d in CONFIGS])
 def test_check_game_thorough(players: int, deck: str) -> None:
     game = solver.games.load("gcbc", players=players, deck=deck)
@@ -125,6 +127,7 @@ def test_random_games_quick() -> None:
 
 
 @pytest.mark.slow
+@compiled_pass_only
 def test_ten_thousand_random_games() -> None:
     begin = time.perf_counter()
     tally = play_many(10_000, seed=7)

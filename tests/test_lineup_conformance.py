@@ -22,6 +22,7 @@ import solver.games
 from solver.core import BadStateError
 from solver.games.lineup.turn import Phase
 from solver.testing import check_game
+from tests.markers import compiled_pass_only
 
 PLAYERS = [2, 3, 4, 5, 6]
 
@@ -36,6 +37,7 @@ def test_check_game(players: int) -> None:
 
 
 @pytest.mark.slow
+@compiled_pass_only
 @pytest.mark.parametrize("players", PLAYERS)
 def test_check_game_thorough(players: int) -> None:
     game = solver.games.load("lineup", players=players)
@@ -111,6 +113,7 @@ def test_random_games_quick() -> None:
 
 
 @pytest.mark.slow
+@compiled_pass_only
 def test_ten_thousand_random_games() -> None:
     begin = time.perf_counter()
     tally = play_many(10_000, seed=7, every=50)
