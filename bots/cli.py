@@ -459,6 +459,7 @@ class Match:
                     action = draw_chance(state, chance_rng)
                 elif self.seats.get(seat) == HUMAN:
                     action = ask_human(game, state, seat, self.printer, self.term)
+                    self.term.say(*self.printer.after_prompt())  # even when quiet: part of the prompt
                 else:
                     action = players[seat].step(state.view(seat))
                 ply = len(state.history)

@@ -99,6 +99,15 @@ class GamePrinter:
         """What the table calls ``seat`` ("seat 2" unless the game says better)."""
         return f"seat {seat}"
 
+    def after_prompt(self) -> list[str]:
+        """Lines that close the human prompt just answered (none by default).
+
+        A game whose prompt shows something for a limited time (LineUp's studied suspect) waits
+        here and returns the lines that hide it. They belong to the prompt, not to the record of
+        events, so ``copsolver play --quiet`` prints them too.
+        """
+        return []
+
     def describe_view(self, view: View) -> list[str]:
         """What a human at ``view.seat`` needs to choose a move, ending with the numbered moves."""
         lines = [f"{self.seat_name(view.seat).capitalize()}: {view.decision.prompt}"]

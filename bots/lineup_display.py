@@ -4,9 +4,11 @@ A Suspect card is drawn as a small portrait from its features (hat, hair, glasse
 clothing, accessory; a user deck's other features are written out under it). When a human studies a
 card, the portrait stays on screen for :attr:`LineUpPrinter.seconds` (default 5, the rulebook's
 five seconds; the environment variable ``COPSOLVER_STUDY_SECONDS`` or the ``seconds`` argument set
-it, tests use 0), then the lines are erased with ANSI cursor-up and clear-to-end. Lineups face the
-table, so they are shown as numbered portraits to everyone. No event carries a face-down card's
-features, so the spectator of an all-bot game reads only "seat 2 studies a suspect".
+it, tests use 0), then the lines are erased with ANSI cursor-up and clear-to-end
+(:meth:`LineUpPrinter.after_prompt`; also under ``--quiet``, since the portrait is part of the
+human's prompt, not of the record of events). Lineups face the table, so they are shown as numbered
+portraits to everyone. No event carries a face-down card's features, so the spectator of an all-bot
+game reads only "seat 2 studies a suspect".
 """
 
 from __future__ import annotations
@@ -90,16 +92,19 @@ class LineUpPrinter(GamePrinter):
         self.seconds = study_seconds() if seconds is None else seconds
         self._hide = 0  # lines of a studied portrait still on screen
 
-    def feed(self, events: Iterable[Event]) -> list[str]:
-        """As :meth:`GamePrinter.feed`, first erasing a studied card once its time is up."""
-        lines = super().feed(events)
-        if self._hide:
-            if self.seconds > 0:
-                time.sleep(self.seconds)
-            # cursor up over the portrait and the line after it, then clear to the end of the screen
-            lines.insert(0, f"\x1b[{self._hide}A\x1b[J  (the suspect card is face down now)")
-            self._hide = 0
-        return lines
+    def after_prompt(self) -> list[str]:
+        """Once a human's study moment is answered: wait out the study time, then erase the card.
+
+        A prompt line, not an event line, so quiet play erases the portrait too.
+        """
+        if not self._hide:
+            return []
+        if self.seconds > 0:
+            time.sleep(self.seconds)
+        # cursor up over the portrait and the line after it, then clear to the end of the screen
+        line = f"\x1b[{self._hide}A\x1b[J  (the suspect card is face down now)"
+        self._hide = 0
+        return [line]
 
     def render(self, event: Event) -> list[str]:
         """Lines for one LineUp event."""

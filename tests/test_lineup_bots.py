@@ -129,6 +129,27 @@ def test_cli_human_study_is_shown_then_hidden_and_bots_never_show_faces(
     assert "studies a suspect" in spectator and "Study this" not in spectator and "\x1b[" not in spectator
 
 
+def test_cli_quiet_still_shows_a_human_the_study_for_its_time_then_hides_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from bots.cli import main
+
+    slept: list[float] = []
+    monkeypatch.setenv("COPSOLVER_STUDY_SECONDS", "0.25")
+    monkeypatch.setattr("bots.lineup_display.time.sleep", slept.append)
+    scenes = "".join(f"move {name}\n" for name in load("lineup").board.scene_names)
+    monkeypatch.setattr("sys.stdin", io.StringIO((scenes + "1\n") * 300))
+    main(["play", "lineup", "--players", "2", "--seat", "0=human", "--seat", "1=planner", "--seed", "4",
+          "--quiet"])
+    out = capsys.readouterr().out
+    studies = out.count("Study this")
+    assert studies >= 1 and "studies a suspect" not in out  # quiet: no record of events
+    # every portrait is followed by its erase, after the study time
+    assert out.count("\x1b[J") == out.count("face down now") == studies
+    assert slept == [0.25] * studies
+    for block in out.split("Study this")[1:]:
+        assert block.split("Only one move: study", 1)[1].lstrip("\n").startswith("\x1b[")
+
+
 def test_protocol_serves_lineup_and_the_study_reaches_only_its_seat() -> None:
     server = SeatServer()
 
