@@ -14,11 +14,24 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from solver.core import Action, BadStateError, ConfigError, Event, Game, IllegalActionError, View
+from solver.core import (
+    Action,
+    BadStateError,
+    ConfigError,
+    Event,
+    Game,
+    IllegalActionError,
+    View,
+    restore_rng,
+    rng_to_json,
+)
+
+#: The label of :meth:`Bot.export_memory`'s JSON.
+MEMORY_FORMAT: Final = "copsolver-bot-memory/1"
 
 
 @dataclass(frozen=True)
@@ -145,6 +158,69 @@ class Bot(ABC):
 
     def inform(self, event: Event) -> None:  # noqa: B027 - a deliberate no-op hook
         """Observe an event this seat may see (stateless bots ignore it)."""
+
+    # --- memory between decisions (stateless front ends carry it) -----------------------------
+    def memory_to_json(self) -> Any:
+        """What this bot keeps from one decision to the next besides its generator, as JSON.
+
+        None for a bot that keeps nothing (the default). A bot that remembers (a LineUp bot's notes
+        of the cards it studied) returns it here and reads it back in :meth:`memory_from_json`. It
+        may hold only what this seat's views showed and the bot's own draws and plans: it goes to
+        whoever holds this seat.
+        """
+        return None
+
+    def memory_from_json(self, data: Any, view: View) -> None:
+        """Take back what :meth:`memory_to_json` wrote, checked against ``view`` (this seat, now).
+
+        Called after :meth:`restart`. A fault raises :class:`BadStateError` naming it, and nothing
+        changes. The default accepts only None: this bot keeps nothing.
+        """
+        if data is not None:
+            raise BadStateError(f"memory.state must be null: the {self.name} bot keeps no memory "
+                                "between decisions")
+
+    def export_memory(self) -> dict[str, Any]:
+        """The bot's whole carry-over as JSON: its generator and :meth:`memory_to_json`, labelled.
+
+        A bot rebuilt for every decision (the seat protocol's stateless ``decide``) and handed this
+        back through :meth:`import_memory` each time plays exactly as one bot kept alive; see
+        docs/protocol.md. ``{"format", "game", "bot", "seat", "rng", "state"}``.
+        """
+        return {
+            "format": MEMORY_FORMAT,
+            "game": self.game.name,
+            "bot": self.name,
+            "seat": self.seat,
+            "rng": rng_to_json(self.rng),
+            "state": self.memory_to_json(),
+        }
+
+    def import_memory(self, memory: Any, view: View) -> None:
+        """Restore what :meth:`export_memory` wrote (after :meth:`restart` with ``view``).
+
+        Checks the label (format, game, bot, seat) and the generator state, then hands ``state`` to
+        :meth:`memory_from_json`; a fault raises :class:`BadStateError` naming it.
+        """
+        if not isinstance(memory, dict):
+            raise BadStateError(f"memory must be an object, not {type(memory).__name__}")
+        expected = {"format": MEMORY_FORMAT, "game": self.game.name, "bot": self.name, "seat": self.seat}
+        for key, want in expected.items():
+            got = memory.get(key)
+            if got != want or isinstance(got, bool):
+                raise BadStateError(f"memory.{key} is {str(got)[:60]!r}, this bot needs {want!r}")
+        if "rng" not in memory or "state" not in memory:
+            raise BadStateError("memory needs both 'rng' and 'state' (state may be null)")
+        saved = rng_to_json(self.rng)
+        try:
+            restore_rng(self.rng, memory["rng"])
+        except BadStateError as err:
+            raise BadStateError(f"memory.rng: {err}") from None
+        try:
+            self.memory_from_json(memory["state"], view)
+        except Exception:
+            restore_rng(self.rng, saved)  # nothing changes on a fault
+            raise
 
     @abstractmethod
     def step(self, view: View) -> Action:

@@ -5,7 +5,9 @@ sharp, perfect; default adult): at each study moment they note the features the 
 ``studying`` (never the card id) and draw the recall from their own generator; at a lineup they pick
 the stand most likely under what they recall. Their memory is their own state: it lives between
 ``step`` calls, is reset by ``restart``, and is kept from the views alone, so it works the same in
-process and over the seat protocol. Ages (own turns since the study) are read off the view's history.
+process and over the seat protocol. A stateless ``decide`` builds a fresh bot per request; the table
+carries the memory between them (:meth:`_LineUpBot.memory_to_json`, docs/protocol.md). Ages (own turns
+since the study) are read off the view's history.
 
 **greedy**: holding a card of an unsolved scene, head for the station; otherwise for the unsolved
 scene nearest in expected turns. At the station: line up the held card most likely to be right, and
@@ -17,17 +19,17 @@ next, when to go to the station, stay and line up, and whether to chain.
 Both, for Lucky Break cards: always draw; play ``to-station`` when heading for the station with a
 card; play ``another-look`` at the station, on the card about to be lined up, before the lineup;
 play ``hinder`` at once on the opponent with most scenes solved (then the smaller count). A seat
-with no memory of a card (e.g. a stateless ``decide`` request) picks a stand at random.
+with no memory of a card (a stateless ``decide`` without the bot's memory) picks a stand at random.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeGuard
 
 from bots.base import Advice, Bot, Option, RankedAction
 from bots.registry import register
 from solver.belief.lineup_memory import LEVELS, Memory, Trace, feature_values, level, pick
-from solver.core import Action, ConfigError, Game, View
+from solver.core import JSON, Action, BadStateError, ConfigError, Game, View
 from solver.games.lineup import codec
 from solver.games.lineup.rules import LineUpGame
 from solver.plan.lineup_plan import STATION, Choice, Held, Plan, cached_plan, greedy_step
@@ -79,6 +81,101 @@ class _LineUpBot(Bot):
         self.memory = Memory(self.values)
         self.pending = None
         self.target = None
+
+    # --- memory as JSON (a stateless seat-protocol front end carries it between decisions) -------------
+    def memory_to_json(self) -> JSON:
+        """The notes of the cards held face down, the trace of the card in the lineup, the target.
+
+        ``{"traces": [trace | null, ...], "pending": {"trace": trace | null, "age", "load"} | null,
+        "target": loc | null}``, a trace being ``{"scene", "study_turn", "features": {feature:
+        value}, "u": {feature: float}, "guess": {feature: value}}``: the features the view showed
+        while studying and the bot's own recall draws, never a card id.
+        """
+        pending = None
+        if self.pending is not None:
+            trace, age, load = self.pending
+            pending = {"trace": self._trace_json(trace), "age": age, "load": load}
+        return {"traces": [self._trace_json(t) for t in self.memory.traces], "pending": pending,
+                "target": self.target}
+
+    def memory_from_json(self, data: Any, view: View) -> None:
+        """Read :meth:`memory_to_json`'s output back, checked against this seat's ``view``.
+
+        The traces must fit the hand the view shows (at most one per face-down card, each of that
+        card's scene, studied no later than now); a pending trace only while this seat picks from a
+        lineup of its scene; the target a loc of the board. BadStateError names the first fault.
+        """
+        if not isinstance(data, dict):
+            raise BadStateError(f"memory.state of a {self.name} bot must be an object, "
+                                f"not {type(data).__name__}")
+        view_data = view.to_json()
+        own, _ = replay_hand(view_data, self.seat)
+        held = view_data["players"][self.seat]["held"]
+        traces = data.get("traces")
+        if not isinstance(traces, list) or len(traces) > len(held):
+            raise BadStateError(f"memory.state.traces must be a list of at most {len(held)} "
+                                "(the cards held face down)")
+        notes = [self._trace_from(t, f"traces[{i}]", own, held[i]) for i, t in enumerate(traces)]
+        pending = data.get("pending")
+        kept: tuple[Trace | None, int, int] | None = None
+        if pending is not None:
+            lineup = view_data.get("lineup") or {}
+            if view_data["phase"] != "pick" or lineup.get("seat") != self.seat:
+                raise BadStateError("memory.state.pending: a lineup trace, but this seat is not "
+                                    "picking a stand")
+            if not isinstance(pending, dict):
+                raise BadStateError("memory.state.pending must be an object or null")
+            trace = self._trace_from(pending.get("trace"), "pending.trace", own, lineup.get("scene"))
+            age, load = pending.get("age"), pending.get("load")
+            if not _int_in(age, 0, own) or not _int_in(load, 1, len(held) + 1):
+                raise BadStateError(f"memory.state.pending: age must be an int in 0..{own} and load in "
+                                    f"1..{len(held) + 1}")
+            kept = (trace, age, load)
+        target, locs = data.get("target"), len(self.lineup_game.board.scenes)
+        if target is not None and not _int_in(target, 0, locs):
+            raise BadStateError(f"memory.state.target must be null or a loc 0..{locs} (0: the station)")
+        self.memory = Memory(self.values, notes)
+        self.pending = kept
+        self.target = target
+
+    def _trace_json(self, trace: Trace | None) -> JSON | None:
+        if trace is None:
+            return None
+        names = tuple(self.values)
+        return {"scene": trace.scene, "study_turn": trace.study_turn,
+                "features": dict(zip(names, trace.features, strict=True)),
+                "u": dict(zip(names, trace.u, strict=True)),
+                "guess": dict(zip(names, trace.guess, strict=True))}
+
+    def _trace_from(self, data: Any, where: str, own: int, scene: Any) -> Trace | None:
+        """A trace read from JSON; ``scene``: the scene the card it notes must be from."""
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            raise BadStateError(f"memory.state.{where} must be an object or null")
+        if data.get("scene") != scene:
+            raise BadStateError(f"memory.state.{where}: scene {str(data.get('scene'))[:40]!r}, "
+                                f"but the card is from {scene!r}")
+        if not _int_in(data.get("study_turn"), 0, own):
+            raise BadStateError(f"memory.state.{where}: study_turn must be an int in 0..{own} "
+                                "(own turns so far)")
+        parts: dict[str, dict[str, Any]] = {}
+        for part in ("features", "u", "guess"):
+            table = data.get(part)
+            if not isinstance(table, dict) or set(table) != set(self.values):
+                raise BadStateError(f"memory.state.{where}.{part} must map exactly the features "
+                                    f"{', '.join(self.values)}")
+            parts[part] = table
+        for name, values in self.values.items():
+            if parts["features"][name] not in values or parts["guess"][name] not in values:
+                raise BadStateError(f"memory.state.{where}: a value of feature {name!r} "
+                                    "that no card has")
+            u = parts["u"][name]
+            if isinstance(u, bool) or not isinstance(u, int | float) or not 0 <= u < 1:
+                raise BadStateError(f"memory.state.{where}.u.{name} must be a number in [0, 1)")
+        names = tuple(self.values)
+        return Trace(str(scene), tuple(str(parts["features"][n]) for n in names), int(data["study_turn"]),
+                     tuple(float(parts["u"][n]) for n in names), tuple(str(parts["guess"][n]) for n in names))
 
     # --- reading the view ---------------------------------------------------------------------------
     def situation(self, data: dict[str, Any]) -> tuple[int, list[tuple[int, int]], int]:
@@ -349,6 +446,11 @@ class PlannerBot(_LineUpBot):
             if held[i][0] == scene:
                 return i, f"plan: line up card {i + 1}; {choice.value:.2f} turns to win expected"
         return None, "plan: stop"
+
+
+def _int_in(value: Any, low: int, high: int) -> TypeGuard[int]:
+    """``value`` is a JSON integer (not a bool) in ``low..high``."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def _mean(dist: tuple[tuple[int, float], ...]) -> float:

@@ -222,6 +222,16 @@ def _opt_obj_field(msg: JSON, name: str) -> JSON:
     return value
 
 
+def _memory_field(msg: JSON) -> JSON | None:
+    """A stateless request's ``memory``: None when absent or null (a fresh bot), else an object."""
+    value = _get(msg, "memory", False)
+    if value is _MISSING or value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _bad(f"field 'memory' must be an object or null, not {_type_name(value)}")
+    return value
+
+
 def _obj_field(msg: JSON, name: str) -> JSON:
     value = _get(msg, name, True)
     if not isinstance(value, dict):
@@ -560,19 +570,24 @@ class SeatServer:
     # --- stateless requests ---------------------------------------------------------------------
     def _decide(self, msg: JSON) -> list[Reply]:
         game, view, bot_name, options, seed = self._stateless(msg)
+        memory = _memory_field(msg)
         _check_view_decides(view)
         bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
         _call_bot(bot.restart, bot_name, view)
+        if memory is not None:
+            _import_memory(bot, bot_name, memory, view)
         action = _checked_bot_action(bot, view, bot_name)
+        # addressed to the seat: the memory holds only what its views showed and the bot's own draws
         return [{"type": "decision", "seat": view.seat, "bot": bot_name,
-                 "action": game.action_to_str(action)}]
+                 "action": game.action_to_str(action), "memory": _call_bot(bot.export_memory, bot_name)}]
 
     def _hint_view(self, msg: JSON) -> list[Reply]:
         game, view, bot_name, options, seed = self._stateless(msg)
+        memory = _memory_field(msg)
         budget = _budget_field(msg)
         _check_view_decides(view)
         bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
-        return [_hint_reply(bot, bot_name, view, budget)]
+        return [_hint_reply(bot, bot_name, view, budget, memory=memory)]
 
     def _stateless(self, msg: JSON) -> tuple[Game, View, str, JSON, int | None]:
         name = _str_field(msg, "game")
@@ -744,6 +759,18 @@ def _call_bot(fn: Callable[..., Any], bot_name: str, *args: Any) -> Any:
                             f"bot {bot_name!r} failed ({type(err).__name__}); see the server log") from None
 
 
+def _import_memory(bot: Bot, bot_name: str, memory: JSON, view: View) -> None:
+    """Hand a stateless request's ``memory`` to a fresh bot: a fault in it is ``bad_state``."""
+    try:
+        bot.import_memory(memory, view)
+    except BadStateError as err:
+        raise ProtocolError(ErrorKind.BAD_STATE, str(err)) from None
+    except Exception as err:
+        log.exception("bot %r failed reading its memory", bot_name)
+        raise ProtocolError(ErrorKind.INTERNAL,
+                            f"bot {bot_name!r} failed ({type(err).__name__}); see the server log") from None
+
+
 def _checked_bot_action(bot: Bot, view: View, bot_name: str) -> Action:
     action = _call_bot(bot.step, bot_name, view)
     if isinstance(action, np.integer):
@@ -755,8 +782,10 @@ def _checked_bot_action(bot: Bot, view: View, bot_name: str) -> Action:
 
 
 def _hint_reply(bot: Bot, bot_name: str, view: View, budget: int | float | None,
-                game_id: str | None = None) -> Reply:
+                game_id: str | None = None, memory: JSON | None = None) -> Reply:
     _call_bot(bot.restart, bot_name, view)
+    if memory is not None:
+        _import_memory(bot, bot_name, memory, view)
     advice = _call_bot(bot.advise, bot_name, view, budget)
     reply: Reply = {"type": "hint"}
     if game_id is not None:

@@ -11,7 +11,7 @@ import pytest
 
 import bots
 from bots.hint import advise, format_advice
-from bots.protocol import SeatServer
+from bots.protocol import SeatServer, encode_reply
 from solver.core import CHANCE, make_rng, spawn
 from solver.games import load
 
@@ -184,3 +184,132 @@ def test_protocol_serves_lineup_and_the_study_reaches_only_its_seat() -> None:
     [events] = send({"type": "events", "game_id": gid, "seat": 0})
     results = [e for e in events["events"] if e["kind"] == "LineupResult" and e["seat"] == 0]
     assert results and all(e["correct"] for e in results)
+
+
+class Stateless:
+    """A table that asks the seat protocol's stateless ``decide`` for one seat's moves, through JSON
+    lines, handing each reply's ``memory`` back with the next request (or not)."""
+
+    def __init__(self, bot: str, options: dict[str, Any], seed: int, carry: bool = True) -> None:
+        self.server = SeatServer()
+        self.bot, self.options, self.seed, self.carry = bot, options, seed, carry
+        self.memory: Any = None
+        self.sent: list[Any] = []  # the memory sent with each request
+
+    def send(self, msg: dict[str, Any]) -> dict[str, Any]:
+        [reply] = [json.loads(encode_reply(r)) for r in self.server.handle_line(json.dumps(msg))]
+        return reply
+
+    def decide(self, view: Any) -> str:
+        msg = {"type": "decide", "game": "lineup", "view": view.to_json(), "bot": self.bot,
+               "options": self.options, "seed": self.seed, "memory": self.memory}
+        self.sent.append(self.memory)
+        reply = self.send(msg)
+        assert reply["type"] == "decision", reply
+        if self.carry:
+            self.memory = reply["memory"]
+        return str(reply["action"])
+
+
+def stateless_game(level: str, seed: int, carry: bool = True) -> tuple[Any, Stateless, int]:
+    """Seat 0 by stateless decides (planner), checked at every decision against a planner kept alive
+    with the same generator; seat 1 a stateful greedy. Returns the end state, the table and the
+    number of decisions where the two planners differed."""
+    game = load("lineup", players=2)
+    state = game.new_initial_state()
+    rngs = spawn(make_rng(seed), 3)
+    alive = bots.make(game, "planner", seat=0, rng=make_rng(seed), memory=level)
+    other = bots.make(game, "greedy", seat=1, rng=rngs[1], memory=level)
+    table = Stateless("planner", {"memory": level}, seed, carry)
+    alive.restart(state.view(0))
+    other.restart(state.view(1))
+    differ = 0
+    while not state.is_terminal() and len(state.history) < 3000:
+        seat = state.current_player()
+        if seat == CHANCE:
+            outcomes = state.chance_outcomes()
+            p = np.array([q for _, q in outcomes])
+            state.apply(outcomes[int(rngs[2].choice(len(outcomes), p=p / p.sum()))][0])
+        elif seat == 0:
+            view = state.view(0)
+            text = table.decide(view)
+            differ += text != game.action_to_str(alive.step(view))
+            state.apply(game.str_to_action(text))
+        else:
+            state.apply(other.step(state.view(1)))
+    return state, table, differ
+
+
+@pytest.mark.parametrize("level", ["child", "adult"])
+def test_stateless_decide_with_memory_carried_plays_as_a_stateful_seat(level: str) -> None:
+    state, table, differ = stateless_game(level, seed=21)
+    assert state.is_terminal() and differ == 0
+    picks = [e for e in state.events if type(e).__name__ == "LineupResult" and e.seat == 0]
+    assert len(picks) >= 2
+    # at every pick the memory handed over held the card's trace (features noted while studying)
+    at_pick = [m for m in table.sent if m is not None and m["state"]["pending"] is not None]
+    assert len(at_pick) == len(picks) and all(m["state"]["pending"]["trace"] for m in at_pick)
+    text = json.dumps(table.sent)
+    assert all(f"{scene}-" not in text for scene in state.game.board.scene_names)  # never a card id
+
+
+def test_stateless_decide_without_memory_guesses_at_picks() -> None:
+    state, _, differ = stateless_game("perfect", seed=21, carry=False)
+    picks = [e for e in state.events if type(e).__name__ == "LineupResult" and e.seat == 0]
+    assert differ > 0 and picks and not all(e.correct for e in picks)
+    state, _, differ = stateless_game("perfect", seed=21)
+    picks = [e for e in state.events if type(e).__name__ == "LineupResult" and e.seat == 0]
+    assert differ == 0 and picks and all(e.correct for e in picks)
+
+
+def test_stateless_decide_rejects_bad_memory_with_a_typed_error() -> None:
+    game, state = position(["roll", "die 5", "move bakery", "draw bakery-03"])  # seat 0 studies
+    table = Stateless("greedy", {}, seed=3)
+    table.decide(state.view(0))
+    memory = table.memory
+    state.apply_str("study")
+    for text in ("roll", "die 5", "move bank", "draw bank-01"):  # seat 1
+        state.apply_str(text)
+    state.apply_str("study")
+    view = state.view(0)
+    assert view.legal_actions
+    good = {"type": "decide", "game": "lineup", "view": view.to_json(), "bot": "greedy", "memory": memory}
+    assert table.send(good)["type"] == "decision"
+    trace = memory["state"]["traces"][0]
+
+    def with_state(**changes: Any) -> dict[str, Any]:
+        return dict(memory, state=dict(memory["state"], **changes))
+
+    bad: list[tuple[Any, str]] = [
+        (dict(memory, format="other/1"), "memory.format"),
+        (dict(memory, bot="planner"), "memory.bot"),
+        (dict(memory, seat=1), "memory.seat"),
+        (dict(memory, game="gcbc"), "memory.game"),
+        ({k: v for k, v in memory.items() if k != "rng"}, "rng"),
+        (dict(memory, rng=dict(memory["rng"], state="x1")), "memory.rng"),
+        (dict(memory, rng=dict(memory["rng"], inc="2")), "memory.rng"),
+        (dict(memory, rng=dict(memory["rng"], state=str(1 << 130))), "memory.rng"),
+        (dict(memory, state=[]), "memory.state"),
+        (with_state(traces=[trace, trace]), "memory.state.traces"),
+        (with_state(traces=[dict(trace, scene="bank")]), "memory.state.traces[0]"),
+        (with_state(traces=[dict(trace, study_turn=99)]), "study_turn"),
+        (with_state(traces=[dict(trace, features=dict(trace["features"], hair="purple"))]), "hair"),
+        (with_state(traces=[dict(trace, u=dict(trace["u"], hair=1.5))]), "u.hair"),
+        (with_state(traces=[dict(trace, guess={})]), "guess"),
+        (with_state(traces=["bakery-03"]), "traces[0]"),
+        (with_state(pending={"trace": trace, "age": 1, "load": 1}), "pending"),
+        (with_state(target=99), "target"),
+        (with_state(target=True), "target"),
+    ]
+    for value, fault in bad:
+        reply = table.send(dict(good, memory=value))
+        assert reply["type"] == "error" and reply["error"] == "bad_state", (fault, reply)
+        assert fault in reply["message"], (fault, reply["message"])
+    reply = table.send(dict(good, memory=["not", "an", "object"]))
+    assert reply["error"] == "bad_message" and "memory" in reply["message"]
+    reply = table.send(dict(good, bot="random", memory=dict(memory, bot="random")))
+    assert reply["error"] == "bad_state" and "keeps no memory" in reply["message"]
+    # hint_view reads the memory too: with it the held card's chance is the memory's, not a guess
+    hint = {"type": "hint_view", "game": "lineup", "view": view.to_json(), "bot": "greedy"}
+    assert table.send(dict(hint, memory=dict(memory, bot="greedy")))["type"] == "hint"
+    assert table.send(dict(hint, memory=dict(memory, seat=1)))["error"] == "bad_state"

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import bots
 import bots.protocol as protocol
 from bots.protocol import MAX_LINE, ErrorKind, SeatServer, encode_reply, serve_lines, tcp_server
 from solver.core import TERMINAL, State
@@ -239,6 +240,31 @@ def test_decide_is_stateless_and_reads_only_the_view() -> None:
     client.error({"type": "decide", "game": "police07", "view": view, "bot": "nobody"}, ErrorKind.BAD_CONFIG)
     client.error({"type": "decide", "game": "police07", "view": []}, ErrorKind.BAD_MESSAGE)
     client.error({"type": "decide", "game": "police07"}, ErrorKind.BAD_MESSAGE)
+
+
+def test_decide_memory_carries_a_bot_from_one_request_to_the_next() -> None:
+    """Any game, any bot: a reply's memory handed back makes the fresh bot go on as one kept alive
+    (its generator included); a bot that keeps nothing accepts only its own label and null state."""
+    view = _detective_view()
+    game = load("police07")
+    client = Client()
+    live = bots.make(game, "random", seat=1, rng=np.random.default_rng(8))
+    memory = None
+    for _ in range(6):
+        reply = client.one({"type": "decide", "game": "police07", "view": view, "bot": "random", "seed": 8,
+                            "memory": memory})
+        assert reply["action"] == game.action_to_str(live.step(game.view_from_json(view)))
+        memory = reply["memory"]
+        assert memory["format"] == "copsolver-bot-memory/1" and memory["state"] is None
+        assert (memory["game"], memory["bot"], memory["seat"]) == ("police07", "random", 1)
+    heuristic = client.one({"type": "decide", "game": "police07", "view": view})["memory"]
+    again = {"game": "police07", "view": view, "memory": heuristic}
+    assert client.one({"type": "decide", **again})["type"] == "decision"
+    assert client.one({"type": "hint_view", **again})["type"] == "hint"
+    for bad in (dict(memory, state={"notes": 1}), dict(memory, bot="heuristic"), {}, dict(memory, rng=None)):
+        client.error({"type": "decide", "game": "police07", "view": view, "bot": "random", "memory": bad},
+                     ErrorKind.BAD_STATE)
+    client.error({"type": "decide", "game": "police07", "view": view, "memory": "x"}, ErrorKind.BAD_MESSAGE)
 
 
 # --- malformed input ------------------------------------------------------------------------------

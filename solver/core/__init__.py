@@ -9,7 +9,7 @@ from solver.core.errors import (
 )
 from solver.core.events import Event, visible_events
 from solver.core.game import JSON, Decision, DecisionKind, Game, JSONView, State, View, stable_hash
-from solver.core.seeds import make_rng, spawn
+from solver.core.seeds import make_rng, restore_rng, rng_to_json, spawn
 from solver.core.types import CHANCE, TERMINAL, Action, Seat
 
 __all__ = [
@@ -31,6 +31,8 @@ __all__ = [
     "State",
     "View",
     "make_rng",
+    "restore_rng",
+    "rng_to_json",
     "spawn",
     "stable_hash",
     "visible_events",
