@@ -1,13 +1,14 @@
-"""LineUp bots with a human-like memory: ``greedy`` (a documented rule) and ``planner`` (the MDP plan).
+"""LineUp bots with a human-like memory: ``greedy`` (a documented rule), ``planner`` (the MDP plan)
+and ``random`` (random moves, memory at the pick: the baseline that has the memory but no strategy).
 
-Both keep the memory of :mod:`solver.belief.lineup_memory` at their ``memory`` level (child, adult,
-sharp, perfect; default adult): at each study moment they note the features the view shows under
-``studying`` (never the card id) and draw the recall from their own generator; at a lineup they pick
-the stand most likely under what they recall. Their memory is their own state: it lives between
+All three keep the memory of :mod:`solver.belief.lineup_memory` at their ``memory`` level (child,
+adult, sharp, perfect; default adult): at each study moment they note the features the view shows
+under ``studying`` (never the card id) and draw the recall from their own generator; at a lineup they
+pick the stand most likely under what they recall. Their memory is their own state: it lives between
 ``step`` calls, is reset by ``restart``, and is kept from the views alone, so it works the same in
 process and over the seat protocol. A stateless ``decide`` builds a fresh bot per request; the table
-carries the memory between them (:meth:`_LineUpBot.memory_to_json`, docs/protocol.md). Ages (own turns
-since the study) are read off the view's history.
+carries the memory between them (:meth:`_LineUpBot.memory_to_json`, docs/protocol.md). Ages (own
+turns since the study) are read off the view's history.
 
 **greedy**: holding a card of an unsolved scene, head for the station; otherwise for the unsolved
 scene nearest in expected turns. At the station: line up the held card most likely to be right, and
@@ -16,10 +17,13 @@ chain while that chance is at least :data:`CONFIDENT`. Never line up a card of a
 **planner**: follows :class:`~solver.plan.lineup_plan.Plan` (expected own turns to win): which scene
 next, when to go to the station, stay and line up, and whether to chain.
 
-Both, for Lucky Break cards: always draw; play ``to-station`` when heading for the station with a
-card; play ``another-look`` at the station, on the card about to be lined up, before the lineup;
-play ``hinder`` at once on the opponent with most scenes solved (then the smaller count). A seat
-with no memory of a card (a stateless ``decide`` without the bot's memory) picks a stand at random.
+**random**: every other choice uniformly among the legal moves.
+
+Greedy and planner, for Lucky Break cards: always draw; play ``to-station`` when heading for the
+station with a card; play ``another-look`` at the station, on the card about to be lined up, before
+the lineup; play ``hinder`` at once on the opponent with most scenes solved (then the smaller
+count). A seat with no memory of a card (a stateless ``decide`` without the bot's memory) picks a
+stand at random.
 """
 
 from __future__ import annotations
@@ -303,9 +307,7 @@ class _LineUpBot(Bot):
             action = codec.LINEUP + card
             if action in legal:
                 if commit:
-                    _, age = held[card]
-                    trace = self.memory.lined_up(card + 1)
-                    self.pending = (trace, max(0, age), len(held))
+                    self.hand_over(held, card)
                 return action, why
         if data["phase"] == "station":
             return codec.END, why
@@ -316,6 +318,11 @@ class _LineUpBot(Bot):
         if hinder is not None:
             return hinder
         return codec.ROLL, f"roll and head for {plan.board.label(plan.locs[self.target])}"
+
+    def hand_over(self, held: list[tuple[int, int]], card: int) -> None:
+        """Held card ``card`` (from 0) goes to a lineup: its trace, age and load wait for the pick."""
+        _, age = held[card]
+        self.pending = (self.memory.lined_up(card + 1), max(0, age), len(held))
 
     def useful(self, held: list[tuple[int, int]], solved: int) -> list[int]:
         """Held cards of scenes not solved yet."""
@@ -448,6 +455,25 @@ class PlannerBot(_LineUpBot):
         return None, "plan: stop"
 
 
+class RandomLineUpBot(_LineUpBot):
+    """Uniform random legal moves, except the pick: by its memory, like the others (a baseline that
+    keeps the memory and drops the strategy)."""
+
+    name: ClassVar[str] = "random"
+    description: ClassVar[str] = ("uniform random legal moves; picks a lineup stand by its memory; "
+                                  "memory=child|adult|sharp|perfect")
+
+    def decide(self, data: dict[str, Any], legal: tuple[Action, ...], commit: bool) -> tuple[Action, str]:
+        """Study and pick as every LineUp bot; anything else uniformly at random."""
+        if data["phase"] in ("study", "pick"):
+            return super().decide(data, legal, commit)
+        action = legal[int(self.rng.integers(len(legal)))]
+        if commit and codec.LINEUP <= action < codec.LINEUP + codec.MAX_HELD:
+            _, held, _ = self.situation(data)
+            self.hand_over(held, action - codec.LINEUP)
+        return action, "random"
+
+
 def _int_in(value: Any, low: int, high: int) -> TypeGuard[int]:
     """``value`` is a JSON integer (not a bool) in ``low..high``."""
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
@@ -457,5 +483,6 @@ def _mean(dist: tuple[tuple[int, float], ...]) -> float:
     return sum(t * p for t, p in dist)
 
 
+register("lineup", RandomLineUpBot)
 register("lineup", GreedyBot)
 register("lineup", PlannerBot)

@@ -27,8 +27,8 @@ def play(players: int, names: list[str], seed: int, levels: list[str] | None = N
     seats = []
     for s in range(players):
         name = names[s % len(names)]
-        opts = {} if name == "random" else {"memory": (levels or ["adult"])[s % len(levels or ["adult"])]}
-        seats.append(bots.make(game, name, seat=s, rng=rngs[s], **opts))
+        level = (levels or ["adult"])[s % len(levels or ["adult"])]
+        seats.append(bots.make(game, name, seat=s, rng=rngs[s], memory=level))
     for s, bot in enumerate(seats):
         bot.restart(state.view(s))
     informed = 0
@@ -60,7 +60,7 @@ def test_legal_play_to_the_end_for_every_table_size(players: int) -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("name", ["greedy", "planner"])
+@pytest.mark.parametrize("name", ["random", "greedy", "planner"])
 def test_each_bot_and_memory_level_plays_legally(name: str, level: str) -> None:
     state = play(2, [name], seed=11, levels=[level])
     assert state.is_terminal() and state.winner in (0, 1)
@@ -77,6 +77,16 @@ def test_perfect_memory_always_picks_right() -> None:
     state = play(2, ["planner", "greedy"], seed=3, levels=["perfect"])
     results = [e for e in state.events if type(e).__name__ == "LineupResult"]
     assert results and all(e.correct for e in results)
+
+
+def test_random_moves_at_random_but_picks_by_its_memory() -> None:
+    game = load("lineup", players=2)
+    assert bots.available("lineup")["random"].endswith("memory=child|adult|sharp|perfect")
+    state = play(2, ["random"], seed=9, levels=["perfect"])
+    results = [e for e in state.events if type(e).__name__ == "LineupResult"]
+    assert results and all(e.correct for e in results)
+    moves = {a for a in state.history if game.action_to_str(a).startswith("move")}
+    assert len(moves) > 5  # it wanders
 
 
 def test_poor_memory_sometimes_picks_wrong() -> None:
@@ -307,7 +317,7 @@ def test_stateless_decide_rejects_bad_memory_with_a_typed_error() -> None:
         assert fault in reply["message"], (fault, reply["message"])
     reply = table.send(dict(good, memory=["not", "an", "object"]))
     assert reply["error"] == "bad_message" and "memory" in reply["message"]
-    reply = table.send(dict(good, bot="random", memory=dict(memory, bot="random")))
+    reply = table.send(dict(good, bot="ismcts", memory=dict(memory, bot="ismcts")))
     assert reply["error"] == "bad_state" and "keeps no memory" in reply["message"]
     # hint_view reads the memory too: with it the held card's chance is the memory's, not a guess
     hint = {"type": "hint_view", "game": "lineup", "view": view.to_json(), "bot": "greedy"}
