@@ -136,6 +136,10 @@ class ISMCTSBot(Bot):
         return Advice(view.seat, tuple(ranked), self.belief(view), summary)
 
 
+#: How the Police 07 detectives' search weighs Dr. Factor's possible stops (option ``belief``).
+BELIEFS = ("filter", "categories", "uniform")
+
+
 class Police07ISMCTSBot(ISMCTSBot):
     """ISMCTS on the Police 07 simulator (compiled when built), for Dr. Factor and the detectives.
 
@@ -145,8 +149,10 @@ class Police07ISMCTSBot(ISMCTSBot):
     the determinization (``chase="true"``); when it plays Dr. Factor they chase a stop drawn from
     the public possible set (``chase="belief"``): in his search they must not know where he is.
     Detective rewards are shared with ``coalition_r`` (coalition reduction: a little less for a
-    teammate's capture). As detectives it draws his stop by the learnt location-category weights
-    (:mod:`solver.belief.categories`) unless ``weights=False``. See :mod:`solver.games.police07.sim`.
+    teammate's capture). As detectives it draws his stop from ``belief``: ``filter`` (default) follows
+    his moves with a learnt model of how he moves (:mod:`solver.belief.location_filter`),
+    ``categories`` weighs the possible stops by location categories (:mod:`solver.belief.categories`),
+    ``uniform`` draws any possible stop. See :mod:`solver.games.police07.sim`.
     """
 
     description: ClassVar[str] = (
@@ -160,9 +166,11 @@ class Police07ISMCTSBot(ISMCTSBot):
         "coalition_r": Option(
             0.3, float, "reward a detective gives up when a teammate captures (below 1)", 0.0, 0.999
         ),
-        "weights": Option(
-            True, bool, "detectives: draw Dr. Factor's stop by the learnt location-category weights "
-            "(false: uniformly over the possible set)"
+        # filter, not categories: better held-out log-probability of his true stop
+        # (solver/games/police07/data/factor_model.json) and win rate (bench/results/README.md).
+        "belief": Option(
+            "filter", str, "detectives: draw Dr. Factor's stop by filter (a learnt model of his moves, "
+            "followed from his start), categories (location-category weights) or uniform"
         ),
         "chase": Option(
             "auto", str, "playout detectives chase: auto (a possible stop in Dr. Factor's search, "
@@ -180,6 +188,9 @@ class Police07ISMCTSBot(ISMCTSBot):
             raise ConfigError(
                 f"ismcts bot: option 'chase' must be auto, true or belief, not {self.settings['chase']!r}"
             )
+        if self.settings["belief"] not in BELIEFS:
+            raise ConfigError(f"ismcts bot: option 'belief' must be one of {', '.join(BELIEFS)}, "
+                              f"not {self.settings['belief']!r}")
 
     def _placing(self, view: View) -> bool:
         # The simulator starts after set-up, so free-start placements (variant) are not searched.
@@ -220,7 +231,11 @@ class Police07ISMCTSBot(ISMCTSBot):
         else:
             tables = SimTables.build(self.game, chase=chase, **playout)
         belief = None
-        if self.seat != 0 and self.settings["weights"]:
+        if self.seat != 0 and self.settings["belief"] == "filter":
+            from solver.belief.location_filter import filtered_belief
+
+            belief = filtered_belief(self.game, view)
+        elif self.seat != 0 and self.settings["belief"] == "categories":
             from solver.belief.categories import category_weights
 
             # Location categorisation (Nijssen & Winands 2012): likelier stops are drawn more often.
