@@ -19,6 +19,7 @@ import solver.games
 from solver.core import BadStateError, ConfigError, IllegalActionError, InvalidActionError
 from solver.games.lineup.board import parse_board
 from solver.games.lineup.content import load_lucky, load_suspects
+from solver.plan.lineup_plan import distances
 
 #: The test board::
 #:
@@ -364,6 +365,10 @@ def test_shipped_content_is_marked_stand_in_and_fits_the_components() -> None:
     assert sorted(game.board.scene_names) == ["bakery", "bank", "car-lot", "pet-shop", "warehouse", "wharf"]
     assert all(len(deck) == 16 for deck in game.suspects.scenes.values())
     assert sum(load_lucky().counts) == 26 and all(load_lucky().counts)
+    board = game.board  # the stand-in's note: 5 spaces from the station, scenes in pairs 4 apart, else 6
+    assert all(distances(board, board.station)[s] == 5 for s in board.scenes)
+    apart = [sorted(distances(board, s)[t] for t in board.scenes if t != s)[:2] for s in board.scenes]
+    assert apart == [[4, 6]] * 6
     for deck in game.suspects.scenes.values():  # genuinely confusable: every card has a near twin
         for card in deck:
             diffs = [sum(a != b for a, b in zip(card.values, other.values, strict=True))
