@@ -119,6 +119,8 @@ class LineUpPrinter(GamePrinter):
         if kind == "LineupShown":
             stands = [self._features(c) for c in e["stands"]]
             return [f"  the lineup for seat {s} ({e['scene']}):", *side_by_side(stands)]
+        if kind == "Moved":  # the space as a player types it: a scene's or the station's name
+            e = dict(e, to=self.game.board.label(e["to"]))  # type: ignore[attr-defined]
         text = _line(e)
         return [f"  {text}"] if text else []
 

@@ -137,6 +137,8 @@ def test_cli_human_study_is_shown_then_hidden_and_bots_never_show_faces(
                  "--seat", "2=random", "--seed", "2"]) == 0
     spectator = capsys.readouterr().out
     assert "studies a suspect" in spectator and "Study this" not in spectator and "\x1b[" not in spectator
+    names = load("lineup").board.scene_names
+    assert any(f"moves to {name}\n" in spectator for name in names)  # spaces as a player types them
 
 
 def test_cli_quiet_still_shows_a_human_the_study_for_its_time_then_hides_it(
