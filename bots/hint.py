@@ -14,8 +14,8 @@ simulations, and so the hint, varies with the machine's speed and load). Bots th
 
 What a Police 07 hint shows besides the ranked moves, with ``P`` the exact set of stops Dr. Factor
 may be at (:func:`solver.belief.locations.possible_locations`) and ``w`` the probability of each,
-from the location-category weights learnt from self-play games
-(:func:`solver.belief.categories.category_weights`)::
+from the location filter: his moves followed from the start with a model of how he moves, learnt
+from recorded games (:func:`solver.belief.location_filter.filtered_belief`)::
 
     for a detective, per move m to stop d (:func:`detective_covers`):
       catch(m)  = w(d) if d is in P, else none       the chance that m lands on Dr. Factor
@@ -209,18 +209,19 @@ def _police(game: Game) -> Police07Game | None:
 
 
 def location_probabilities(game: Game, view: View) -> dict[Stop, float]:
-    """Probability per stop Dr. Factor may be at, from the learnt location-category weights.
+    """Probability per stop Dr. Factor may be at, from the location filter.
 
-    The stops are the view's exact possible set; the weights were learnt from self-play games
-    (:mod:`solver.belief.categories`). Dr. Factor's own view gives his stop probability 1. Empty for
+    The stops are the view's exact possible set, weighed by following his moves with the behaviour
+    model learnt from recorded games (:mod:`solver.belief.location_filter`), the belief the
+    ``ismcts`` detectives search with. Dr. Factor's own view gives his stop probability 1. Empty for
     another game, or before he has placed his piece (free start).
     """
     police = _police(game)
     if police is None:
         return {}
-    from solver.belief.categories import category_weights
+    from solver.belief.location_filter import filtered_belief
 
-    return category_weights(police, view.to_json())
+    return filtered_belief(police, view.to_json())
 
 
 @dataclass(frozen=True)
@@ -475,7 +476,7 @@ def format_advice(game: Game, view: View, advice: Advice, advisor: str = "") -> 
             if len(probabilities) > 1:
                 likely = sorted(probabilities, key=lambda s: (-probabilities[s], s))[:_LIKELY_SHOWN]
                 named = ", ".join(f"{s} ({_pct(probabilities[s])})" for s in likely)
-                lines.append(f"Most likely (location weights learnt from self-play games): {named}")
+                lines.append(f"Most likely (his moves followed with a learnt model of how he moves): {named}")
             covers = detective_covers(game, view, probabilities)
     for key, value in belief.items():
         text = str(value)

@@ -15,7 +15,7 @@ import pytest
 from bots import hint
 from bots.cli import main
 from solver import games
-from solver.belief.categories import category_weights
+from solver.belief.location_filter import filtered_belief
 from solver.belief.locations import possible_locations
 from solver.core import BadStateError, ConfigError
 from solver.games.police07 import codec
@@ -260,10 +260,10 @@ def test_detective_hint_fields() -> None:
     assert lines[0] == "police07, seat 1 (detective) to act: detective 1 moves (seat 1)"
     assert lines[1] == advisor
     assert lines[2] == "Dr. Factor may be at 4 stops: 13, 19, 22, 24"
-    weights = category_weights(game4(), view.to_json())
+    weights = filtered_belief(game4(), view.to_json())
     likely = sorted(weights, key=lambda s: (-weights[s], s))
     named = ", ".join(f"{s} ({100 * weights[s]:.0f}%)" for s in likely)
-    assert lines[3] == f"Most likely (location weights learnt from self-play games): {named}"
+    assert lines[3] == f"Most likely (his moves followed with a learnt model of how he moves): {named}"
     header = lines[lines.index("Ranked moves:") + 1].split()
     assert header == ["#", "move", "visits", "win", "catch", "covers", "reason"]
     rows = _rows(text)
@@ -380,7 +380,7 @@ def test_cli_hint_with_iterations(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert main(["hint", "police07", str(path), "--iterations", "200"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[1].startswith("Advisor: ismcts bot, 200 iterations, seed 0 (reproducible")
-    assert "Most likely (location weights learnt from self-play games): " in out and "covers" in out
+    assert "Most likely (his moves followed with a learnt model of how he moves): " in out and "covers" in out
     assert main(["hint", "police07", str(path), "--iterations", "200"]) == 0
     assert capsys.readouterr().out == out
     game, view = hint.load_position("police07", _state_json())
