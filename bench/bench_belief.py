@@ -29,6 +29,8 @@ import solver.games
 from bench.bench_police07 import mid_game
 from solver._accel import load_ext
 from solver.belief.bitsets import ALL_LINES, LocationTracker, stop_mask
+from solver.belief.categories import category_weights
+from solver.belief.location_filter import filtered_belief
 from solver.belief.locations import possible_locations
 
 BATCH = 2000
@@ -137,6 +139,19 @@ def test_possible_locations(benchmark: Any, config: dict[str, Any]) -> None:
     benchmark.extra_info["compiled_tracker"] = load_ext("p07belief") is not None
 
 
+@pytest.mark.parametrize("belief", ["filter", "categories"])
+def test_location_belief(benchmark: Any, belief: str) -> None:
+    """The weights a detective search draws Dr. Factor's stop from, 4 players after his 12th move:
+    the location filter (his moves followed with the learnt model) or the location categories."""
+    game = solver.games.load("police07", players=4)
+    state = mid_game(game, moves=12)
+    view = state.view(state.current_player()).to_json()
+    weigh = filtered_belief if belief == "filter" else category_weights
+    probs = benchmark(weigh, game, view)
+    benchmark.extra_info["set_size"] = len(probs)
+    benchmark.extra_info["what"] = f"{belief} belief from a mid-game detective view (view text parsed)"
+
+
 def main() -> None:
     """Print ns per update for both twins and the ratio, and possible_locations per call."""
     size = large_tracker(LocationTracker).count()
@@ -153,6 +168,11 @@ def main() -> None:
             stops = possible_locations(game, view)
         each = (time.perf_counter_ns() - start) / n / 1000
         print(f"  possible_locations {players}p mid-game ({len(stops)} stops): {each:.1f} µs")
+        for name, weigh in (("filtered_belief", filtered_belief), ("category_weights", category_weights)):
+            start = time.perf_counter_ns()
+            for _ in range(200):
+                weigh(game, view)
+            print(f"  {name} {players}p mid-game: {(time.perf_counter_ns() - start) / 200 / 1e6:.2f} ms")
 
 
 if __name__ == "__main__":
