@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from itertools import combinations, product
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,3 +123,25 @@ def test_recall_draws_are_seeded_and_forgetting_is_monotone() -> None:
     assert trace.recall(1.0) == true
     remembered = [{f for f, u in enumerate(trace.u) if u < s} for s in (1.0, 0.8, 0.5, 0.2, 0.0)]
     assert all(b <= a for a, b in zip(remembered, remembered[1:], strict=False))
+
+
+def test_the_documented_level_table_is_what_the_model_gives() -> None:
+    """docs/lineup-bots.md's table of levels: parameters and every P(correct) cell, to 3 decimals."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "lineup-bots.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0].split(" ")[0] in LEVELS:
+            rows[cells[0].split(" ")[0]] = cells
+    assert sorted(rows) == sorted(LEVELS)
+    columns = [(1, 1, 4), (2, 2, 4), (4, 2, 6), (1, 1, 10)]  # (age, load, size) as the header says
+    assert "P (age 1, 1 held, size 4) | P (age 2, 2 held, size 4) | P (age 4, 2 held, size 6) | " \
+           "P (age 1, 1 held, size 10)" in text
+    for name, cells in rows.items():
+        lv = LEVELS[name]
+        tau = math.inf if cells[2] == "∞" else float(cells[2])
+        assert (float(cells[1]), tau, float(cells[3])) == (lv.s0, lv.tau, lv.beta)
+        assert float(cells[4]) == pytest.approx(lv.retention(1, 1), abs=5e-4)
+        for cell, (age, load, size) in zip(cells[5:9], columns, strict=True):
+            assert float(cell) == pytest.approx(p_correct(SUSPECTS, "bakery", lv.retention(age, load), size),
+                                                abs=5e-4), (name, age, load, size)
