@@ -509,15 +509,15 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
-# LineUp's printer lives in its own module (it subclasses GamePrinter, defined above).
-from bots.lineup_display import LineUpPrinter  # noqa: E402
-
 #: Game name -> its printer class. A game missing here is printed by :class:`GamePrinter`.
 PRINTERS: dict[str, type[GamePrinter]] = {
     "police07": Police07Printer,
     "gcbc": GCBCPrinter,
-    "lineup": LineUpPrinter,
 }
+
+# LineUp's printer lives in its own module, which subclasses GamePrinter and adds itself to
+# PRINTERS. A plain module import: it works whichever of the two modules is imported first.
+import bots.lineup_display  # noqa: E402, F401
 
 
 def make_printer(game: Game, seats: Iterable[Seat] | None = None) -> GamePrinter:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Final
 
-from bots.display import GamePrinter, numbered
+from bots.display import PRINTERS, GamePrinter, numbered
 from solver.core import Event, Game, Seat, View
 
 DEFAULT_SECONDS: Final = 5.0
@@ -157,6 +157,9 @@ class LineUpPrinter(GamePrinter):
             lines += shown
             self._hide = len(shown) + 1  # and the "Only one move: study" line printed after it
         return lines
+
+
+PRINTERS["lineup"] = LineUpPrinter
 
 
 def _line(e: dict[str, Any]) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -139,6 +141,34 @@ def test_cli_human_study_is_shown_then_hidden_and_bots_never_show_faces(
     assert "studies a suspect" in spectator and "Study this" not in spectator and "\x1b[" not in spectator
     names = load("lineup").board.scene_names
     assert any(f"moves to {name}\n" in spectator for name in names)  # spaces as a player types them
+
+
+def test_the_printer_module_imports_first() -> None:
+    """bots.lineup_display and bots.display import each other: either may come first."""
+    code = "import bots.lineup_display, bots.display as d; print(d.PRINTERS['lineup'].__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and out.stdout.strip() == "LineUpPrinter", out.stderr[-500:]
+
+
+def test_the_terminal_shows_a_lineup_as_numbered_portraits() -> None:
+    from bots.display import make_printer
+    from bots.lineup_display import LineUpPrinter, portrait
+
+    game, state = position(["roll", "die 5", "move bakery", "draw bakery-03", "study", "roll", "die 1",
+                            "move 19", "roll", "die 5", "move station", "lineup 1", "innocent bakery-01",
+                            "innocent bakery-02", "innocent bakery-04", "guilty 3"])
+    printer = make_printer(game, {0})
+    assert isinstance(printer, LineUpPrinter)
+    lines = printer.describe_view(state.view(0))
+    text = "\n".join(lines)
+    assert "The lineup (bakery): which one did you see?" in text
+    assert all(f"[{j}]" in text for j in range(1, 5)) and "pick 4" in text
+    stands = state.view(0).to_json()["lineup"]["stands"]
+    assert [c["card"] for c in stands] == ["bakery-01", "bakery-02", "bakery-03", "bakery-04"]
+    face = portrait(stands[2]["features"])
+    assert any(face[1] in line for line in lines)  # the portraits stand side by side under the numbers
+    shown = printer.feed(state.events)
+    assert any("the lineup for seat 0 (bakery)" in line for line in shown) and printer.after_prompt() == []
 
 
 def test_cli_quiet_still_shows_a_human_the_study_for_its_time_then_hides_it(
