@@ -52,7 +52,8 @@ def portrait(features: dict[str, Any]) -> list[str]:
     ]
     known = {"hat", "hair", "glasses", "facial_hair", "clothing", "accessory"}
     lines = [line.ljust(WIDTH)[:WIDTH] for line in lines]
-    lines += [f"{k}: {v}"[:WIDTH].ljust(WIDTH) for k, v in f.items() if k not in known]
+    # whole, however long: a cut value could hide the one difference between two cards
+    lines += [f"{k}: {v}".ljust(WIDTH) for k, v in f.items() if k not in known]
     return lines
 
 
@@ -62,9 +63,10 @@ def side_by_side(cards: Sequence[dict[str, Any]], per_row: int = 5) -> list[str]
     for start in range(0, len(cards), per_row):
         row = [portrait(c) for c in cards[start:start + per_row]]
         height = max(len(p) for p in row)
-        out.append("    " + "".join(f"[{start + i + 1}]".center(WIDTH + 2) for i in range(len(row))))
+        width = max(len(line) for p in row for line in p) + 2
+        out.append("    " + "".join(f"[{start + i + 1}]".center(width) for i in range(len(row))))
         for k in range(height):
-            out.append("    " + "".join((p[k] if k < len(p) else " " * WIDTH).ljust(WIDTH + 2) for p in row))
+            out.append("    " + "".join((p[k] if k < len(p) else "").ljust(width) for p in row))
     return out
 
 

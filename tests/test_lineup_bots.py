@@ -171,6 +171,17 @@ def test_the_terminal_shows_a_lineup_as_numbered_portraits() -> None:
     assert any("the lineup for seat 0 (bakery)" in line for line in shown) and printer.after_prompt() == []
 
 
+def test_features_the_drawing_does_not_know_are_written_out_whole() -> None:
+    from bots.lineup_display import portrait, side_by_side
+
+    cards = [{"hair": "long", "shoes": "sandals-with-socks"}, {"hair": "long", "shoes": "sandals"}]
+    assert "shoes: sandals-with-socks" in portrait(cards[0])
+    rows = side_by_side(cards)
+    assert any("shoes: sandals-with-socks" in line and line.rstrip().endswith("shoes: sandals")
+               for line in rows)
+    assert rows[0].index("[2]") > rows[-1].index("shoes: sandals-with-socks") + len("shoes: sandals-with")
+
+
 def test_cli_quiet_still_shows_a_human_the_study_for_its_time_then_hides_it(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from bots.cli import main

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import solver.games
+import solver.games.lineup
 from solver.core import BadStateError, ConfigError, IllegalActionError, InvalidActionError
 from solver.games.lineup.board import parse_board
 from solver.games.lineup.content import load_lucky, load_suspects
@@ -411,6 +412,28 @@ def test_bad_options_and_files(board_path: str, tmp_path: Path) -> None:
                                                   "cards": [{"kind": "jail", "count": 2}]}))
     with pytest.raises(ConfigError, match="'jail'"):
         solver.games.load("lineup", lucky=str(tmp_path / "l.json"))
+
+
+def test_user_suspect_and_lucky_files_replace_the_stand_ins(tmp_path: Path) -> None:
+    data = Path(solver.games.lineup.__file__).parent / "data"
+    suspects = json.loads((data / "suspects.json").read_text())
+    suspects.update(stand_in=False, name="our decks")
+    suspects["features"]["shoes"] = ["boots", "sandals"]  # a feature of the user's own
+    for scene in suspects["scenes"].values():
+        for i, card in enumerate(scene["cards"]):
+            card["features"]["shoes"] = ("boots", "sandals")[i % 2]
+    lucky = {"format": "copsolver-lineup-lucky/1", "name": "our Lucky Breaks", "stand_in": False,
+             "cards": [{"kind": "another-look", "count": 3}, {"kind": "to-station", "count": 2},
+                       {"kind": "hinder", "count": 1}]}
+    (tmp_path / "s.json").write_text(json.dumps(suspects))
+    (tmp_path / "l.json").write_text(json.dumps(lucky))
+    game = solver.games.load("lineup", players=3, suspects=str(tmp_path / "s.json"),
+                             lucky=str(tmp_path / "l.json"))
+    assert not game.suspects.stand_in and not game.lucky.stand_in and sum(game.lucky.counts) == 6
+    state = game.new_initial_state()
+    for text in ("roll", "die 5", "move bakery", "draw bakery-02"):
+        state.apply_str(text)
+    assert state.view(0).to_json()["studying"]["features"]["shoes"] == "sandals"
 
 
 @pytest.mark.parametrize("text", ["pick 11", "pick 0", "move nowhere", "draw bakery-99", "lineup x", "fly"])
