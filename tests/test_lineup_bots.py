@@ -16,6 +16,7 @@ from bots.hint import advise, format_advice
 from bots.protocol import SeatServer, encode_reply
 from solver.core import CHANCE, make_rng, spawn
 from solver.games import load
+from solver.search.arena import BotSpec
 
 LEVELS = ("child", "adult", "sharp", "perfect")
 
@@ -366,3 +367,19 @@ def test_stateless_decide_rejects_bad_memory_with_a_typed_error() -> None:
     hint = {"type": "hint_view", "game": "lineup", "view": view.to_json(), "bot": "greedy"}
     assert table.send(dict(hint, memory=dict(memory, bot="greedy")))["type"] == "hint"
     assert table.send(dict(hint, memory=dict(memory, seat=1)))["error"] == "bad_state"
+
+
+def test_arena_plays_lineup_seat_balanced_with_intervals() -> None:
+    from solver.search import arena
+
+    game = load("lineup", players=2)
+    sharp, forgetful = BotSpec("random", {"memory": "perfect"}), BotSpec("random", {"memory": "child"})
+    report = arena.run(game, sharp, forgetful, games=3, seed=4)
+    assert list(report.roles) == ["seat0", "seat1"] and len(report.played) == 6
+    for side in arena.SIDES:
+        overall = report.find(side)
+        assert overall is not None and overall.games == 6
+        low, high = overall.interval
+        assert 0 <= low <= (overall.win_rate or 0) <= high <= 1
+    a, b = report.find("A"), report.find("B")
+    assert a is not None and b is not None and a.wins + b.wins + a.draws == 6
