@@ -17,6 +17,9 @@ chain while that chance is at least :data:`CONFIDENT`. Never line up a card of a
 **planner**: follows :class:`~solver.plan.lineup_plan.Plan` (expected own turns to win): which scene
 next, when to go to the station, stay and line up, and whether to chain.
 
+**heuristic**: ``greedy`` under the common name of every game's documented heuristic, which the
+seat protocol and ``copsolver play`` seat by default.
+
 **random**: every other choice uniformly among the legal moves.
 
 Greedy and planner, for Lucky Break cards: always draw; play ``to-station`` when heading for the
@@ -375,6 +378,15 @@ class GreedyBot(_LineUpBot):
         return best, f"line up card {best + 1}: P(correct) {p:.2f}"
 
 
+class HeuristicBot(GreedyBot):
+    """``greedy`` under the name every game's documented heuristic has (DESIGN.md section 6), so that
+    front ends which default to ``heuristic`` (the seat protocol, ``copsolver play``) seat it."""
+
+    name: ClassVar[str] = "heuristic"
+    description: ClassVar[str] = ("the greedy rule under the common name (see greedy); "
+                                  "memory=child|adult|sharp|perfect")
+
+
 class PlannerBot(_LineUpBot):
     """Follows the optimal plan for its memory level (expected own turns to win)."""
 
@@ -485,4 +497,5 @@ def _mean(dist: tuple[tuple[int, float], ...]) -> float:
 
 register("lineup", RandomLineUpBot)
 register("lineup", GreedyBot)
+register("lineup", HeuristicBot)
 register("lineup", PlannerBot)

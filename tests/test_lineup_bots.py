@@ -383,3 +383,24 @@ def test_arena_plays_lineup_seat_balanced_with_intervals() -> None:
         assert 0 <= low <= (overall.win_rate or 0) <= high <= 1
     a, b = report.find("A"), report.find("B")
     assert a is not None and b is not None and a.wins + b.wins + a.draws == 6
+
+
+def test_front_ends_default_to_the_heuristic_which_is_greedy(capsys: pytest.CaptureFixture[str]) -> None:
+    from bots.cli import main
+    from bots.lineup import GreedyBot
+
+    game, state = position(["roll", "die 5", "move bakery", "draw bakery-03", "study",
+                            "roll", "die 1", "move 19", "roll", "die 5", "move station"])
+    view = state.view(0)
+    heuristic = bots.make(game, "heuristic", seat=0, rng=1)
+    assert isinstance(heuristic, GreedyBot)
+    greedy = bots.make(game, "greedy", seat=0, rng=1)
+    assert heuristic.step(view) == greedy.step(view)
+    server = SeatServer()
+    [decided] = server.handle({"type": "decide", "game": "lineup", "view": view.to_json()})
+    assert decided["type"] == "decision" and decided["bot"] == "heuristic"
+    [started] = server.handle({"type": "new_game", "game": "lineup", "config": {"players": 2}, "seed": 1})
+    [hint] = server.handle({"type": "hint", "game_id": started["game_id"], "seat": 0})
+    assert hint["type"] == "hint" and hint["bot"] == "heuristic"
+    assert main(["play", "lineup", "--players", "2", "--seed", "3"]) == 0
+    assert "seat 1: seat 1 (heuristic bot)" in capsys.readouterr().out
