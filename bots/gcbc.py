@@ -67,7 +67,9 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
+from operator import itemgetter
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -102,6 +104,8 @@ KEEP_VALUE: Final[dict[Effect, float]] = {
     Effect.INVERT: 2, Effect.SWAP_OTHERS: 2,
 }
 _CARD_INDEX: Final = {name: i for i, name in enumerate(INTEGRITY_NAMES)}
+#: A history entry's events (``[actor, text, events]``): filters out the entries without any.
+_EVENTS: Final = itemgetter(2)
 _REAIM = re.compile(r"points seat (\d+)'s Gun")
 _PICKS: Final = tuple(
     (purpose, re.compile(r"seat \d+: " + re.escape(text).replace(r"\{a\}", r"(-?\d+)") + "$"))
@@ -203,7 +207,7 @@ def _history_cards(data: JSON, me: int, n: int) -> tuple[list[list[str | None]],
             floating[seat].remove(card)  # a card seen before a Flashbang, now placed
         cards[seat][pos] = card
 
-    for _actor, _text, events in data["history"]:
+    for _actor, _text, events in filter(_EVENTS, data["history"]):  # entries with events
         for e in events:
             kind = e["kind"]
             mine = kind == "Investigated" and e["by"] == me and e["card"] is not None
@@ -261,7 +265,7 @@ def read_view(game: GCBCGame, data: JSON) -> Knowledge:
         missing = max(0, len(cards[s]) - len(known))
         key = (tuple(sorted(_CARD_INDEX[c] for c in known)), missing, bool(players[s]["inverted"]))
         if key not in memo:  # seats with the same known cards share the sum
-            memo[key] = _team_odds(*key, slot)
+            memo[key] = _team_odds(*key, tuple(slot))
         pc, pa, pk = memo[key]
         k.p_crooked.append(pc)
         k.p_agent.append(pa)
@@ -274,11 +278,13 @@ def read_view(game: GCBCGame, data: JSON) -> Knowledge:
     return k
 
 
+@lru_cache(maxsize=4096)
 def _team_odds(
-    known: tuple[int, ...], missing: int, inverted: bool, slot: list[float]
+    known: tuple[int, ...], missing: int, inverted: bool, slot: tuple[float, ...]
 ) -> tuple[float, float, float]:
     """(P(crooked), P(holds the Agent), P(holds the Kingpin)) of a hand with ``missing`` unknown
-    cards, each drawn independently with the probabilities ``slot`` (rule 2)."""
+    cards, each drawn independently with the probabilities ``slot`` (rule 2). A pure function of its
+    arguments, so it is cached: a rollout asks it the same few questions thousands of times."""
     pc = pa = pk = mass = 0.0
     for combo in product(range(4), repeat=missing):
         weight = math.prod(slot[i] for i in combo)
@@ -299,7 +305,7 @@ def _behaviour(k: Knowledge, data: JSON) -> None:
     base = list(k.p_crooked)
     base[k.me] = 1.0 if k.team == "crooked" else 0.0
     pairs: dict[tuple[int, int], float] = {}
-    for actor, _text, events in data["history"]:
+    for actor, _text, events in filter(_EVENTS, data["history"]):
         for e in events:
             if e["kind"] == "Aimed" and e["seat"] == actor:
                 pairs[(actor, e["target"])] = max(pairs.get((actor, e["target"]), 0.0), AIM_WEIGHT)
@@ -324,6 +330,19 @@ def _behaviour(k: Knowledge, data: JSON) -> None:
 
 
 # --- the bot --------------------------------------------------------------------------------------
+def score_view(game: GCBCGame, data: JSON, legal: tuple[Action, ...]) -> tuple[list[Scored], Knowledge]:
+    """(action, score, reason) for each of ``legal`` from a seat's view JSON ``data``, and the knowledge
+    behind them (rules 1-15; ``data`` is read, never changed)."""
+    k = read_view(game, data)
+    return _Decider(game, k, data, legal).score(), k
+
+
+def best_actions(scored: list[Scored]) -> list[Action]:
+    """The actions of ``scored`` whose score ties the best (within 1e-9), in ``scored``'s order."""
+    top = max(s for _, s, _ in scored)
+    return [a for a, s, _ in scored if s >= top - _TIE]
+
+
 class HeuristicBot(Bot):
     """Rule-based Good Cop Bad Cop: a team estimate from what the seat saw, then fixed rules."""
 
@@ -344,11 +363,7 @@ class HeuristicBot(Bot):
 
     def scores(self, view: View) -> tuple[list[Scored], Knowledge]:
         """(action, score, reason) for every legal action of ``view``, and the knowledge behind it."""
-        legal = self.check_view(view)
-        data = view.to_json()
-        k = read_view(self.gcbc, data)
-        scored = _Decider(self.gcbc, k, data, legal).score()
-        return scored, k
+        return score_view(self.gcbc, view.to_json(), self.check_view(view))
 
     def step(self, view: View) -> Action:
         """The best-scoring legal action (ties and the epsilon exploration use the generator)."""
@@ -358,8 +373,7 @@ class HeuristicBot(Bot):
         if self.epsilon > 0.0 and self.rng.random() < self.epsilon:
             return legal[int(self.rng.integers(len(legal)))]
         scored, _ = self.scores(view)
-        top = max(s for _, s, _ in scored)
-        best = [a for a, s, _ in scored if s >= top - _TIE]
+        best = best_actions(scored)
         return best[int(self.rng.integers(len(best)))] if len(best) > 1 else best[0]
 
     def advise(self, view: View, budget: float | None = None) -> Advice:

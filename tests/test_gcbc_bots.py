@@ -9,6 +9,7 @@ spectator nor a human seat reads a secret it does not know.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -85,6 +86,26 @@ def test_same_seed_same_game() -> None:
     first = play(game, 5, ["heuristic"] * 6)
     assert first.history == play(game, 5, ["heuristic"] * 6).history
     assert first.history != play(game, 6, ["heuristic"] * 6).history
+
+
+#: SHA-256 of the action histories of :func:`test_decisions_unchanged`'s games, recorded at commit
+#: a447f82, before the heuristic's speed-ups (a memoized team estimate, entries without events
+#: skipped); a change of the heuristic's decisions, of the rules or of the deal changes it.
+GOLDEN_HISTORIES = "6003376431cbad6584ac0e058e392522f0623599d746397bdc18a6b0a1605cf2"
+
+
+def test_decisions_unchanged() -> None:
+    """Twelve seeded all-heuristic games (4-8 players, both decks) replay move for move."""
+    digest = hashlib.sha256()
+    lengths = []
+    for seed in range(12):
+        players, deck = CONFIGS[seed % len(CONFIGS)]
+        game = load("gcbc", players=players, deck=deck)
+        assert isinstance(game, GCBCGame)
+        state = play(game, seed, ["heuristic"] * players)
+        digest.update(repr(state.history).encode())
+        lengths.append(len(state.history))
+    assert digest.hexdigest() == GOLDEN_HISTORIES, lengths
 
 
 @pytest.mark.parametrize(("players", "deck"), [(5, "rulebook"), (7, "4th")])

@@ -29,13 +29,22 @@ View JSON::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from solver.core import JSON, JSONView, Seat
+from solver.core import JSON, Event, JSONView, Seat
 from solver.games.gcbc.deal import INTEGRITY_NAMES
 
 if TYPE_CHECKING:
     from solver.games.gcbc.rules import GCBCState
+
+
+#: Converts one event to its JSON object (``Event.to_json`` or a memo of it).
+EventJSON: TypeAlias = Callable[[Event], dict[str, Any]]
+
+
+def _event_json(event: Event) -> dict[str, Any]:
+    return event.to_json()
 
 
 class GCBCView(JSONView):
@@ -44,6 +53,35 @@ class GCBCView(JSONView):
 
 def build_view(st: GCBCState, seat: Seat) -> GCBCView:
     """Compute ``seat``'s view of ``st`` (the only place hidden facts are filtered)."""
+    history: list[list[Any]] = []
+    investigated: list[list[Any]] = []
+    history_entries(st, seat, 0, len(st.records), history, investigated)
+    return view_from_history(st, seat, history, investigated)
+
+
+def history_entries(st: GCBCState, seat: Seat, start: int, stop: int, history: list[list[Any]],
+                    investigated: list[list[Any]], event_json: EventJSON | None = None) -> None:
+    """Append ``seat``'s history entries ``start..stop-1`` to ``history`` (and its looks to ``investigated``).
+
+    An entry's events are those between its action and the next one, so the last action's entry is
+    final only once another action follows it. ``event_json`` converts an event (default
+    ``Event.to_json``; a search may pass a memo shared by the seats).
+    """
+    convert = event_json or _event_json
+    marks, events, n = st.marks, st.events, len(st.records)
+    for i in range(start, stop):
+        actor, text, seen, hidden = st.records[i]
+        end = marks[i + 1] if i + 1 < n else len(events)
+        shown = [convert(e) for e in events[marks[i]:end] if e.visible(seat)]
+        for e in shown:
+            if e["kind"] == "Investigated" and e["by"] == seat:
+                investigated.append([i, e["seat"], e["pos"], e["card"]])
+        history.append([actor, text if seen is None or seat in seen else hidden, shown])
+
+
+def view_from_history(st: GCBCState, seat: Seat, history: list[list[Any]],
+                      investigated: list[list[Any]]) -> GCBCView:
+    """``seat``'s view of ``st`` around its complete ``history`` and ``investigated`` lists."""
     game = st.game
     ids = game.card_ids
     players = []
@@ -59,15 +97,6 @@ def build_view(st: GCBCState, seat: Seat) -> GCBCView:
             "gun": st.gun[s], "aim": st.aim[s] if st.aim[s] >= 0 else None,
             "equipment": len(st.hands[s]), "cards": cards,
         })
-    history: list[list[Any]] = []
-    investigated: list[list[Any]] = []
-    ends = [*st.marks[1:], len(st.events)]
-    for i, (actor, text, seen, hidden) in enumerate(st.records):
-        events = [e.to_json() for e in st.events[st.marks[i]:ends[i]] if e.visible(seat)]
-        for e in events:
-            if e["kind"] == "Investigated" and e["by"] == seat:
-                investigated.append([i, e["seat"], e["pos"], e["card"]])
-        history.append([actor, text if seen is None or seat in seen else hidden, events])
     decision = st.decision()
     legal = tuple(st.legal_actions()) if decision.seat == seat else ()
     data: JSON = {
