@@ -67,6 +67,35 @@ if TYPE_CHECKING:
 BELIEFS = ("full", "deduction", "uniform")
 
 
+#: The options the GCBC search bots share: where deals come from, and a window decision's budget.
+BELIEF_OPTION = Option("full", str, "deals drawn from: full (posterior with the behaviour model), "
+                       "deduction (posterior without it) or uniform (the resampler alone)")
+WINDOW_SHARE_OPTION = Option(0.25, float, "share of the budget for an Equipment-window decision", 0.01, 1.0)
+
+
+def check_gcbc(bot: str, game: Game) -> None:
+    """ConfigError unless ``game`` is Good Cop Bad Cop."""
+    if game.name != "gcbc":
+        raise ConfigError(f"{bot} bot: the Good Cop Bad Cop bot plays gcbc only, not {game.name!r}")
+
+
+def check_belief(bot: str, kind: Any) -> None:
+    """ConfigError unless ``kind`` is one of :data:`BELIEFS`."""
+    if kind not in BELIEFS:
+        raise ConfigError(f"{bot} bot: option 'belief' must be one of {', '.join(BELIEFS)}, not {kind!r}")
+
+
+def posterior_for(game: Game, view: View, kind: str) -> Any:
+    """The exact posterior for ``view``: ``full`` (with the shipped behaviour model), ``deduction``
+    (without it), or None for ``uniform`` (the resampler's own uniform draw)."""
+    from solver.belief.gcbc_behaviour import load_behaviour
+    from solver.belief.gcbc_posterior import posterior
+
+    if kind == "uniform":
+        return None
+    return posterior(game, view.to_json(), load_behaviour() if kind == "full" else None)  # type: ignore[arg-type]
+
+
 def observe(state: Any, seat: Seat, start: int, h: int) -> int:
     """``h`` extended by what ``seat`` observed in actions ``start..`` of ``state`` (GCBC records)."""
     records, marks, events = state.records, state.marks, state.events
@@ -199,35 +228,22 @@ class GCBCISMCTSBot(ISMCTSBot):
     )
     options: ClassVar[Mapping[str, Option]] = {
         **_BUDGET_OPTIONS,
-        "belief": Option("full", str, "deals drawn from: full (posterior with the behaviour model), "
-                         "deduction (posterior without it) or uniform (the resampler alone)"),
+        "belief": BELIEF_OPTION,
         "worlds": Option(16, int, "determinized worlds drawn per search and copied by its iterations",
                          1, 4096),
         "prune": Option(4, int, "search only the heuristic's best N root actions (0: all of them)", 0, 64),
-        "window_share": Option(0.25, float, "share of the budget for an Equipment-window decision",
-                               0.01, 1.0),
+        "window_share": WINDOW_SHARE_OPTION,
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
-        if game.name != "gcbc":
-            raise ConfigError(f"ismcts bot: the Good Cop Bad Cop bot plays gcbc only, not {game.name!r}")
+        check_gcbc("ismcts", game)
         super().__init__(game, seat, rng, **options)
-        if self.settings["belief"] not in BELIEFS:
-            raise ConfigError(
-                f"ismcts bot: option 'belief' must be one of {', '.join(BELIEFS)}, "
-                f"not {self.settings['belief']!r}"
-            )
+        check_belief("ismcts", self.settings["belief"])
         self.params = SearchParams(c=self.settings["c"], keys="actor")
 
     def posterior(self, view: View) -> Any:
         """The exact posterior for ``view`` under the bot's ``belief`` (None for uniform)."""
-        from solver.belief.gcbc_behaviour import load_behaviour
-        from solver.belief.gcbc_posterior import posterior
-
-        kind = self.settings["belief"]
-        if kind == "uniform":
-            return None
-        return posterior(self.game, view.to_json(), load_behaviour() if kind == "full" else None)  # type: ignore[arg-type]
+        return posterior_for(self.game, view, self.settings["belief"])
 
     def candidates(self, view: View) -> frozenset[Action] | None:
         """The root actions searched: the heuristic's best ``prune`` (and ``pass`` in a window)."""

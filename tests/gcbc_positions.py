@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 import bots
@@ -30,4 +32,15 @@ def heuristic_position(players: int, seed: int, decisions: int, announce: bool =
         done += 1
     if not isinstance(state, GCBCState):
         raise TypeError("gcbc game built another state type")
+    return state
+
+
+def play_out(state: GCBCState, seated: Mapping[int, bots.Bot], rng: np.random.Generator) -> GCBCState:
+    """Play ``state`` to its end with ``seated[seat]`` at each seat (the checked ``apply``)."""
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat < 0:
+            state.apply(draw_chance(state, rng))
+            continue
+        state.apply(seated[seat].step(state.view(seat)))  # apply() rejects an illegal action
     return state

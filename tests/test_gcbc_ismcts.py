@@ -12,7 +12,7 @@ from solver import games
 from solver.core import ConfigError
 from solver.games.gcbc import ops
 from solver.search.rng import SplitMix64
-from tests.gcbc_positions import heuristic_position
+from tests.gcbc_positions import heuristic_position, play_out
 
 
 @pytest.mark.parametrize("players,seed,decisions", [(4, 1, 10), (6, 2, 40), (8, 3, 70)])
@@ -153,13 +153,7 @@ def test_plays_whole_games_legally() -> None:
     state = game.new_initial_state()
     seated = {s: bots.make(game, "ismcts" if s in (0, 2) else "heuristic", seat=s, rng=s, iterations=8)
               if s in (0, 2) else bots.make(game, "heuristic", seat=s, rng=s) for s in range(4)}
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat < 0:
-            state.apply(draw_chance(state, rng))
-            continue
-        state.apply(seated[seat].step(state.view(seat)))  # apply() rejects an illegal action
-    assert state.winner
+    assert play_out(state, seated, rng).winner
 
 
 def test_bad_options() -> None:

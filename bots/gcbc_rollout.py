@@ -1,0 +1,340 @@
+"""Rollout policy improvement for Good Cop Bad Cop (``rollout`` for gcbc): the heuristic, played out.
+
+The ``ismcts`` bot's playouts see the determinized deal, so every simulated seat plays with the
+teams in view: investigating is worthless and hiding a card changes nothing, which is most of this
+game (the strategy-fusion and non-locality limits of determinization, Long et al. 2010). This bot
+keeps the determinizations but plays them out the way the table really plays: **every seat acts by
+the** ``heuristic`` **policy on its own view** of the determinized state, so a seat knows only what
+it saw, investigations inform it, and a card turned face up tells it something.
+
+The algorithm is the rollout algorithm of Bertsekas, Tsitsiklis & Wu (1997), used on line by
+Tesauro & Galperin (1996) to improve a backgammon player: one step of policy iteration on the base
+policy, estimated by simulation.
+
+1. **Candidates.** The ``heuristic`` bot scores the legal actions (``bots.gcbc``); its best ``top``
+   (3) are the candidates, and ``pass`` too in an Equipment window. One candidate: play it.
+2. **Worlds.** Each round draws one full state from the seat's view with the game's resampler, its
+   Integrity deal from the exact posterior (:mod:`solver.belief.gcbc_posterior`: deduction times the
+   behaviour model learnt from heuristic play; ``belief=deduction`` or ``uniform`` as for ``ismcts``).
+   Other seats' Equipment and hidden choices are drawn uniformly by the resampler.
+3. **Rollouts.** In that world each candidate is applied and the game is played to its end: at every
+   decision the seat to act (the searching seat too, after its first action) takes the heuristic's
+   best action for *its own view* of the world, ties broken by its own SplitMix64 stream; chance
+   (Equipment draws) uses another stream. Views are built incrementally
+   (:class:`SeatViews`), equal to ``state.view(seat)`` but without rebuilding the history.
+4. **Common random numbers.** Within a round every candidate gets the same world and the same seeds
+   (per seat and for chance), so a difference between two candidates' results comes from the
+   action and what follows from it, not from the deal (a paired comparison; Law & Kelton 2000,
+   section 11.2 "common random numbers").
+5. **Choice.** Each candidate's value is its mean win (1 win, 0 loss, 1/2 neither) over the rounds.
+   The best candidate replaces the heuristic's own choice (the highest-scored action, the lowest
+   action among equal scores) only when the paired mean difference exceeds ``margin`` (1) standard
+   errors of the per-round differences; otherwise the heuristic's choice stands. Rollouts are
+   noisy, and an argmax over noisy means leans to lucky candidates; the margin keeps the base
+   policy where the simulation cannot tell (Bertsekas' rollout improves on the base policy when the
+   values are exact; with estimates, only by what the estimates can resolve).
+
+Budget: ``iterations`` rollouts a decision (split evenly over the candidates, at least one round),
+or ``seconds`` of wall time (whole rounds; at least one). An Equipment-window decision gets
+``window_share`` of it. Not searched: a single legal action, and the layout of one's cards (hidden
+from everyone; the heuristic draws it uniformly). An iteration budget is deterministic for a seed.
+
+References: G. Tesauro and G. R. Galperin, "On-line Policy Improvement using Monte-Carlo Search",
+Advances in Neural Information Processing Systems 9 (NIPS 1996), MIT Press 1997, pp. 1068-1074.
+D. P. Bertsekas, J. N. Tsitsiklis and C. Wu, "Rollout Algorithms for Combinatorial Optimization",
+Journal of Heuristics 3(3), 1997, pp. 245-262. J. Long, N. R. Sturtevant, M. Buro and T. Furtak,
+"Understanding the Success of Perfect Information Monte Carlo Sampling in Game Tree Search", AAAI
+2010. A. M. Law and W. D. Kelton, Simulation Modeling and Analysis, 3rd ed., McGraw-Hill 2000.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+import numpy as np
+
+from bots.base import Advice, Bot, Option, RankedAction
+from bots.gcbc import best_actions, score_view
+from bots.gcbc_ismcts import BELIEF_OPTION, WINDOW_SHARE_OPTION, check_belief, check_gcbc, posterior_for
+from bots.registry import register
+from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
+from solver.games.gcbc import codec
+from solver.games.gcbc.view import history_entries, view_from_history
+from solver.search.rng import SplitMix64
+from solver.search.sim import StateSim
+
+if TYPE_CHECKING:
+    from solver.games.gcbc.rules import GCBCGame, GCBCState
+
+#: A rollout longer than this many steps stops and scores 1/2 for everyone (games take ~100-450).
+MAX_STEPS = 20_000
+#: Most rollouts one decision may ask for.
+MAX_ROLLOUTS = 1_000_000
+
+
+class SeatViews:
+    """Every seat's view JSON along one line of play, each history extended rather than rebuilt.
+
+    Valid for the state it was first used on and for that state's descendants (clones, then more
+    actions): the history entries it keeps are final, the last action's entry (whose events may
+    still grow) is rebuilt at every call. Event JSON is memoized by identity across the seats and
+    the copies (events are immutable and clones share them). The JSON it returns is read-only.
+    """
+
+    __slots__ = ("final", "history", "investigated", "memo")
+
+    def __init__(self, seats: int, memo: dict[int, tuple[Event, dict[str, Any]]] | None = None) -> None:
+        self.history: list[list[list[Any]]] = [[] for _ in range(seats)]
+        self.investigated: list[list[list[Any]]] = [[] for _ in range(seats)]
+        self.final = [0] * seats
+        self.memo: dict[int, tuple[Event, dict[str, Any]]] = {} if memo is None else memo
+
+    def event_json(self, event: Event) -> dict[str, Any]:
+        """``event.to_json()``, computed once per event."""
+        hit = self.memo.get(id(event))
+        if hit is None or hit[0] is not event:
+            hit = self.memo[id(event)] = (event, event.to_json())
+        return hit[1]
+
+    def copy(self) -> SeatViews:
+        """A copy whose histories grow apart from this one's (the event memo is shared)."""
+        other = SeatViews(0, self.memo)
+        other.history = [list(h) for h in self.history]
+        other.investigated = [list(i) for i in self.investigated]
+        other.final = list(self.final)
+        return other
+
+    def settle(self, st: GCBCState, seat: int) -> None:
+        """Extend ``seat``'s kept history by every entry of ``st`` that is final."""
+        done, last = self.final[seat], len(st.records) - 1
+        if done < last:
+            history_entries(st, seat, done, last, self.history[seat], self.investigated[seat],
+                            self.event_json)
+            self.final[seat] = last
+
+    def view_json(self, st: GCBCState, seat: int) -> JSON:
+        """``st.view(seat).to_json()``, from the kept history plus the last entry."""
+        self.settle(st, seat)
+        history, investigated = list(self.history[seat]), list(self.investigated[seat])
+        n = len(st.records)
+        if n:
+            history_entries(st, seat, n - 1, n, history, investigated, self.event_json)
+        return view_from_history(st, seat, history, investigated).to_json()
+
+
+def heuristic_action(st: GCBCState, views: SeatViews, rng: SplitMix64) -> Action:
+    """The ``heuristic`` bot's choice for the seat to act in ``st``, ties broken by ``rng``."""
+    legal = st.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    seat = st.current_player()
+    scored, _ = score_view(st.game, views.view_json(st, seat), tuple(legal))
+    best = best_actions(scored)
+    return best[rng.below(len(best))] if len(best) > 1 else best[0]
+
+
+def rollout(st: GCBCState, views: SeatViews, seats: list[SplitMix64], chance: SplitMix64) -> list[float]:
+    """Play ``st`` to its end, every seat by the heuristic on its own view; win 1, loss 0, else 1/2.
+
+    ``seats[s]`` breaks seat ``s``'s ties, ``chance`` draws chance outcomes; ``st`` is played on.
+    """
+    sim = StateSim(st)
+    steps = 0
+    while not st.is_terminal() and steps < MAX_STEPS:
+        if st.current_player() == CHANCE:
+            st.apply_unchecked(sim.default_action(chance))
+        else:
+            st.apply_unchecked(heuristic_action(st, views, seats[st.current_player()]))
+        steps += 1
+    return [1.0 if r > 0 else 0.0 if r < 0 else 0.5 for r in st.returns()]
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """One decision's search: the candidates (heuristic order), each round's wins, the choice."""
+
+    candidates: tuple[Action, ...]
+    #: per round, the searching seat's result (1, 0 or 1/2) after each candidate, in candidate order
+    rounds: tuple[tuple[float, ...], ...]
+    base: Action
+    action: Action
+    elapsed: float
+
+    def means(self) -> list[float]:
+        """Each candidate's mean result over the rounds."""
+        n = len(self.rounds)
+        return [sum(r[i] for r in self.rounds) / n if n else math.nan for i in range(len(self.candidates))]
+
+    @property
+    def rollouts(self) -> int:
+        """Rollouts played."""
+        return len(self.rounds) * len(self.candidates)
+
+
+def paired_gain(rounds: tuple[tuple[float, ...], ...], i: int, j: int) -> tuple[float, float]:
+    """(mean, standard error) of candidate ``i``'s result minus candidate ``j``'s over the rounds
+    (the standard error is infinite below two rounds)."""
+    d = [r[i] - r[j] for r in rounds]
+    n = len(d)
+    mean = sum(d) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def choose(rounds: tuple[tuple[float, ...], ...], candidates: tuple[Action, ...], margin: float) -> Action:
+    """The best mean candidate if it beats the first (the heuristic's choice) by ``margin`` standard
+    errors of the paired difference, else the first. Equal means: the earlier candidate."""
+    n = len(rounds)
+    means = [sum(r[i] for r in rounds) / n for i in range(len(candidates))]
+    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+    if best == 0:
+        return candidates[0]
+    gain, se = paired_gain(rounds, best, 0)
+    return candidates[best] if gain > 0 and (margin == 0.0 or gain > margin * se) else candidates[0]
+
+
+class RolloutBot(Bot):
+    """Improves the heuristic by rollouts on posterior worlds in which every seat plays on its own view."""
+
+    name: ClassVar[str] = "rollout"
+    description: ClassVar[str] = (
+        "rollout policy improvement of the heuristic (Tesauro & Galperin 1996) on posterior worlds, "
+        "every seat playing on its own view; strength by --iterations (rollouts) or --seconds"
+    )
+    options: ClassVar[Mapping[str, Option]] = {
+        "iterations": Option(96, int, "rollouts per decision, split over the candidates (unless seconds)",
+                             1, MAX_ROLLOUTS),
+        "seconds": Option(None, float, "search time per decision in seconds (whole rounds); overrides "
+                          "iterations", 0.001, 3600.0),
+        "top": Option(3, int, "candidates: the heuristic's best N actions (0: every legal action)", 0, 64),
+        "margin": Option(1.0, float, "leave the heuristic's choice only for a candidate better by this "
+                         "many standard errors of the paired difference", 0.0, 10.0),
+        "belief": BELIEF_OPTION,
+        "window_share": WINDOW_SHARE_OPTION,
+    }
+
+    def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
+        check_gcbc("rollout", game)
+        super().__init__(game, seat, rng, **options)
+        check_belief("rollout", self.settings["belief"])
+        #: the last search, for callers that want its statistics
+        self.last: RolloutResult | None = None
+
+    # --- what the search compares ------------------------------------------------------------------
+    def candidates(self, view: View) -> tuple[Action, ...]:
+        """The heuristic's best ``top`` actions, best first (``pass`` added in a window)."""
+        scored, _ = score_view(self._gcbc(), view.to_json(), view.legal_actions)
+        ranked = [a for a, _, _ in sorted(scored, key=lambda x: (-x[1], x[0]))]
+        top = self.settings["top"]
+        keep = ranked if top == 0 else ranked[:top]
+        if codec.PASS in view.legal_actions and codec.PASS not in keep:
+            keep.append(codec.PASS)
+        return tuple(keep)
+
+    def rollouts(self, view: View, iterations: int | None = None) -> tuple[int | None, float | None]:
+        """(rollouts, seconds) for a decision of ``view``: the bot's budget, a window's share of it."""
+        seconds = self.settings["seconds"] if iterations is None else None
+        count = None if seconds is not None else (iterations or self.settings["iterations"])
+        if iterations is None and codec.PASS in view.legal_actions:
+            share = self.settings["window_share"]
+            count = None if count is None else max(1, round(count * share))
+            seconds = None if seconds is None else seconds * share
+        return count, seconds
+
+    def search(self, view: View, iterations: int | None = None) -> RolloutResult:
+        """Compare the candidates by rollouts (module docstring); ``iterations`` overrides the budget."""
+        self.check_view(view)
+        start = time.perf_counter()
+        cands = self.candidates(view)
+        rng = SplitMix64.from_generator(self.rng)
+        if len(cands) == 1:
+            result = RolloutResult(cands, (), cands[0], cands[0], time.perf_counter() - start)
+            self.last = result
+            return result
+        count, seconds = self.rollouts(view, iterations)
+        max_rounds = max(1, (count or 0) // len(cands)) if count is not None else MAX_ROLLOUTS
+        belief = posterior_for(self.game, view, self.settings["belief"])
+        n = self.game.num_players
+        rounds: list[tuple[float, ...]] = []
+        while True:
+            world: GCBCState = self.game.resample(view, np.random.default_rng(rng.next()), belief)  # type: ignore[assignment]
+            views = SeatViews(n)
+            for s in range(n):
+                views.settle(world, s)
+            seeds = [rng.next() for _ in range(n + 1)]
+            row = []
+            for a in cands:
+                st = world.clone()
+                st.apply_unchecked(a)
+                wins = rollout(st, views.copy(), [SplitMix64(x) for x in seeds[:n]], SplitMix64(seeds[n]))
+                row.append(wins[self.seat])
+            rounds.append(tuple(row))
+            if len(rounds) >= max_rounds:
+                break
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                break
+        done = tuple(rounds)
+        action = choose(done, cands, self.settings["margin"])
+        result = RolloutResult(cands, done, cands[0], action, time.perf_counter() - start)
+        self.last = result
+        return result
+
+    def _gcbc(self) -> GCBCGame:
+        return cast("GCBCGame", self.game)
+
+    @staticmethod
+    def _layout(legal: tuple[Action, ...]) -> bool:
+        """How to lay one's cards out: hidden from every other seat, nothing to compare."""
+        return all(codec.ARRANGE <= a < codec.KEEP_EQUIP for a in legal)
+
+    # --- the bot API -------------------------------------------------------------------------------
+    def step(self, view: View) -> Action:
+        """The rollouts' choice; a lone legal action and a layout are played as the heuristic would."""
+        legal = self.check_view(view)
+        if len(legal) == 1:
+            return legal[0]
+        if self._layout(legal):
+            from bots.gcbc import HeuristicBot
+
+            return HeuristicBot(self.game, self.seat, self.rng).step(view)
+        return self.search(view).action
+
+    def advise(self, view: View, budget: float | None = None) -> Advice:
+        """Candidates ranked by their rollouts' mean win (the choice first), then the other actions.
+
+        ``budget`` is a number of rollouts; without it the bot's own budget applies.
+        """
+        if budget is not None and (isinstance(budget, bool) or not 1 <= budget < math.inf):
+            raise ConfigError(f"rollout bot: budget must be at least 1 rollout, not {budget!r}")
+        result = self.search(view, None if budget is None else min(int(budget), MAX_ROLLOUTS))
+        scored, _ = score_view(self._gcbc(), view.to_json(), view.legal_actions)
+        reasons = {a: why for a, _, why in scored}
+        n = len(result.rounds)
+        means = result.means() if n else [1.0]
+        order = sorted(range(len(result.candidates)),
+                       key=lambda i: (result.candidates[i] != result.action, -means[i], i))
+        ranked = []
+        for i in order:
+            a = result.candidates[i]
+            why = (f"won {means[i]:.0%} of {n} rollouts" if n else "the heuristic's only candidate")
+            ranked.append(RankedAction(a, self.game.action_to_str(a), round(means[i], 4),
+                                       f"{why}; heuristic: {reasons[a]}", visits=n,
+                                       value=round(means[i], 4) if n else None))
+        rest = sorted((x for x in scored if x[0] not in result.candidates), key=lambda x: (-x[1], x[0]))
+        ranked += [RankedAction(a, self.game.action_to_str(a), 0.0,
+                                f"not among the heuristic's best {len(result.candidates)}: {why}")
+                   for a, _, why in rest]
+        best = ranked[0]
+        summary = (f"{result.rollouts} rollouts over {len(result.candidates)} candidates; best: {best.text}"
+                   + ("" if result.action == result.base else
+                      f" (the heuristic's {self.game.action_to_str(result.base)} rolled out worse)"))
+        return Advice(view.seat, tuple(ranked), {}, summary)
+
+
+register("gcbc", RolloutBot)

@@ -1,0 +1,202 @@
+"""The Good Cop Bad Cop rollout bot: incremental views, the heuristic rollout policy, the choice rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bots
+from bots.cli import draw_chance
+from bots.gcbc import HeuristicBot, best_actions, score_view
+from bots.gcbc_rollout import (
+    RolloutBot,
+    SeatViews,
+    choose,
+    heuristic_action,
+    paired_gain,
+    rollout,
+)
+from solver import games
+from solver.core import CHANCE, ConfigError
+from solver.games.gcbc import codec
+from solver.games.gcbc.rules import GCBCState
+from solver.search.rng import SplitMix64
+from tests.gcbc_positions import heuristic_position, play_out
+
+
+@pytest.mark.parametrize("players,seed", [(4, 1), (6, 2), (8, 3)])
+def test_seat_views_equal_fresh_views(players: int, seed: int) -> None:
+    """Along a heuristic game, and along two copies that part ways, every seat's incremental view is
+    exactly ``state.view(seat)``."""
+    state = heuristic_position(players, seed, 15)
+    views = SeatViews(players)
+    rng = SplitMix64(seed)
+    seats = [SplitMix64(seed + s) for s in range(players)]
+    branched: list[tuple[GCBCState, SeatViews]] = []
+    steps = 0
+    while not state.is_terminal() and steps < 400:
+        if steps == 40:
+            branched = [(state.clone(), views.copy()) for _ in range(2)]
+        if state.current_player() == CHANCE:
+            state.apply(draw_chance(state, np.random.default_rng(rng.next())))
+        else:
+            seat = state.current_player()
+            if steps % 3 == 0:
+                for s in range(players):
+                    assert views.view_json(state, s) == state.view(s).to_json(), (steps, s)
+            state.apply(heuristic_action(state, views, seats[seat]))
+        steps += 1
+    for s in range(players):
+        assert views.view_json(state, s) == state.view(s).to_json()
+    for i, (st, v) in enumerate(branched):
+        for _ in range(20 + 15 * i):
+            if st.is_terminal():
+                break
+            legal = st.legal_actions()
+            st.apply(legal[rng.below(len(legal))])  # uniform: the copies diverge
+        for s in range(players):
+            assert v.view_json(st, s) == st.view(s).to_json()
+
+
+def test_rollout_policy_is_the_heuristic() -> None:
+    """The rollout policy picks among the heuristic bot's best-scored actions, from the seat's view."""
+    state = heuristic_position(6, 4, 10)
+    views = SeatViews(6)
+    rng = SplitMix64(1)
+    checked = 0
+    while not state.is_terminal() and checked < 60:
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply(draw_chance(state, np.random.default_rng(rng.next())))
+            continue
+        view = state.view(seat)
+        scored, _ = HeuristicBot(state.game, seat, np.random.default_rng(0)).scores(view)
+        action = heuristic_action(state, views, rng)
+        assert action in best_actions(scored)
+        state.apply(action)
+        checked += 1
+
+
+def test_rollout_plays_to_the_end() -> None:
+    """A rollout ends the game (legal moves only: the checked apply would raise) and scores 1/0."""
+    state = heuristic_position(5, 6, 20)
+    seats = [SplitMix64(s) for s in range(5)]
+    wins = rollout(state, SeatViews(5), seats, SplitMix64(99))
+    assert state.is_terminal()
+    assert sorted(set(wins)) <= [0.0, 1.0] and 1.0 in wins
+
+
+def test_same_seed_same_search_and_budget() -> None:
+    """An iteration budget is deterministic for a seed; rounds = iterations // candidates."""
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    view = state.view(me)
+    results = []
+    for _ in range(2):
+        bot = bots.make(state.game, "rollout", seat=me, rng=5, iterations=13, top=3)
+        assert isinstance(bot, RolloutBot)
+        results.append(bot.search(view))
+    a, b = results
+    assert a.candidates == b.candidates and a.rounds == b.rounds and a.action == b.action
+    assert len(a.candidates) == 3 and len(a.rounds) == 13 // 3 and a.rollouts == 12
+    assert a.action in a.candidates and a.action in view.legal_actions
+    assert a.base == a.candidates[0]
+
+
+def test_same_view_same_choice() -> None:
+    """The bot reads only its view: two true states with one view give one search for one seed."""
+    state = heuristic_position(6, 6, 45, announce=True)
+    me = state.current_player()
+    other = state.game.resample(state.view(me), np.random.default_rng(1))
+    assert other.view(me).to_json() == state.view(me).to_json()
+    assert other.cards != state.cards or other.hands != state.hands
+    found = []
+    for st in (state, other):
+        bot = bots.make(state.game, "rollout", seat=me, rng=11, iterations=12)
+        assert isinstance(bot, RolloutBot)
+        action = bot.step(st.view(me))
+        assert bot.last is not None
+        found.append((action, bot.last.rounds))
+    assert found[0] == found[1]
+
+
+def test_candidates_window_share_and_seconds() -> None:
+    """Candidates are the heuristic's best ``top`` (pass added in a window); a window decision gets
+    ``window_share`` of the rollouts; a seconds budget plays whole rounds (at least one)."""
+    game = games.load("gcbc", players=4)
+    rng = np.random.default_rng(8)
+    state = game.new_initial_state()
+    seated = {s: bots.make(game, "heuristic", seat=s, rng=s) for s in range(4)}
+    seen = {"window": 0, "turn": 0}
+    while not state.is_terminal() and min(seen.values()) < 2:
+        seat = state.current_player()
+        if seat < 0:
+            state.apply(draw_chance(state, rng))
+            continue
+        view = state.view(seat)
+        legal = view.legal_actions
+        if len(legal) > 1 and not RolloutBot._layout(legal):
+            bot = bots.make(game, "rollout", seat=seat, rng=1, iterations=40, window_share=0.25, top=2)
+            assert isinstance(bot, RolloutBot)
+            scored, _ = score_view(bot._gcbc(), view.to_json(), legal)
+            ranked = [a for a, _, _ in sorted(scored, key=lambda x: (-x[1], x[0]))]
+            cands = bot.candidates(view)
+            assert list(cands[:2]) == ranked[:2]
+            window = codec.PASS in legal
+            assert cands[2:] == ((codec.PASS,) if window and codec.PASS not in ranked[:2] else ())
+            result = bot.search(view)
+            seen["window" if window else "turn"] += 1
+            assert result.rollouts == len(cands) * max(1, (10 if window else 40) // len(cands))
+            timed = bots.make(game, "rollout", seat=seat, rng=1, seconds=0.001)
+            assert isinstance(timed, RolloutBot)
+            assert len(timed.search(view).rounds) >= 1
+        state.apply(seated[seat].step(view))
+
+
+def test_plays_whole_games_legally() -> None:
+    """Two rollout seats in a heuristic field finish a game with legal moves only (4 players)."""
+    game = games.load("gcbc", players=4)
+    rng = np.random.default_rng(12)
+    state = game.new_initial_state()
+    seated = {s: bots.make(game, "rollout" if s in (1, 3) else "heuristic", seat=s, rng=s,
+                           **({"iterations": 4} if s in (1, 3) else {})) for s in range(4)}
+    assert play_out(state, seated, rng).winner
+
+
+def test_choice_keeps_the_heuristic_unless_clearly_beaten() -> None:
+    """The best mean wins only by ``margin`` standard errors of the paired difference."""
+    cands = (7, 8, 9)
+    even = ((1.0, 1.0, 0.0), (0.0, 1.0, 0.0), (1.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    gain, se = paired_gain(even, 1, 0)
+    assert gain == pytest.approx(0.25) and se == pytest.approx(0.25)
+    assert choose(even, cands, 0.5) == 8
+    assert choose(even, cands, 1.0) == 7  # 0.25 is not more than one standard error
+    assert choose(((0.0, 1.0, 1.0),) * 5, cands, 3.0) == 8  # sd 0: any positive gain; ties: earlier
+    assert choose(((0.0, 1.0, 0.0),), cands, 0.0) == 8  # one round: margin 0 takes the best mean
+    assert choose(((0.0, 1.0, 0.0),), cands, 0.1) == 7  # ... any margin needs two rounds
+
+
+def test_advice_ranks_candidates_then_the_rest() -> None:
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    view = state.view(me)
+    bot = bots.make(state.game, "rollout", seat=me, rng=2, iterations=30, top=2)
+    advice = bot.advise(view, 6)
+    assert advice.ranked[0].action == bot.last.action  # type: ignore[attr-defined]
+    assert {r.action for r in advice.ranked} == set(view.legal_actions)
+    assert all(r.visits == 3 for r in advice.ranked[:2]) and "rollouts" in advice.summary
+
+
+@pytest.mark.parametrize(("options", "match"), [
+    ({"belief": "psychic"}, "belief"), ({"iterations": 0}, "iterations"), ({"margin": -1.0}, "margin"),
+    ({"top": "all"}, "top"),
+])
+def test_bad_options(options: dict[str, object], match: str) -> None:
+    """Typed errors name the option."""
+    with pytest.raises(ConfigError, match=match):
+        bots.make(games.load("gcbc", players=4), "rollout", seat=0, rng=0, **options)
+
+
+def test_gcbc_only() -> None:
+    with pytest.raises(ConfigError, match="gcbc only"):
+        RolloutBot(games.load("police07"), 1, np.random.default_rng(0))
