@@ -419,7 +419,10 @@ class PlannerBot(_LineUpBot):
         return plan.ranked(key)[0]
 
     def turns(self, data: dict[str, Any], legal: tuple[Action, ...]) -> dict[Action, float]:
-        """Expected own turns to win of roll, end and each lineup, from the plan's ranked choices."""
+        """Expected own turns to win of roll, end and each lineup, from the plan's ranked choices;
+        of each move, from the space it ends on (the plan's best continuation there)."""
+        if data["phase"] == "move":
+            return self.move_turns(data, legal)
         if data["phase"] not in ("start", "station"):
             return {}
         plan = self.plan()
@@ -443,6 +446,23 @@ class PlannerBot(_LineUpBot):
                 for i in keep:
                     if held[i][0] == c.card[0] and codec.LINEUP + i in legal:
                         out.setdefault(codec.LINEUP + i, c.value)
+        return out
+
+    def move_turns(self, data: dict[str, Any], legal: tuple[Action, ...]) -> dict[Action, float]:
+        """Expected own turns to win after each move, by the plan's value where the move ends."""
+        plan = self.plan()
+        solved, cards, count, _ = self.key(data, plan)
+        out: dict[Action, float] = {}
+        for a in legal:
+            space = a - codec.MOVE
+            if not 0 <= space < len(plan.board.kinds):
+                continue
+            loc = plan.loc_of(space)
+            key = ("E", loc, solved, cards, count)
+            if loc is not None and key in plan.index:
+                out[a] = plan.value(key)
+            elif loc is None:
+                out[a] = plan.from_space(space, solved, cards, count)[0].value
         return out
 
     def head_for(self, data: dict[str, Any], plan: Plan) -> int:

@@ -120,6 +120,19 @@ def test_hint_shows_p_correct_per_card_and_the_plan() -> None:
     assert "bakery-03" not in text  # a face-down card is never named
 
 
+def test_planner_hint_ranks_every_move_by_expected_turns() -> None:
+    game, state = position(["roll", "die 3"])
+    view = state.view(0)
+    advice = advise(game, view, bot="planner")
+    moves = [r for r in advice.ranked if r.text.startswith("move ")]
+    assert len(moves) == len(view.legal_actions) > 2
+    # every move gets the plan's expected turns; the bot's choice is the best of them
+    assert all(-30 < r.score < 0 for r in moves)
+    assert moves[0].score == max(r.score for r in moves)
+    assert all("turns to win expected" in r.reason for r in moves[1:])
+    assert [r.score for r in moves[1:]] == sorted((r.score for r in moves[1:]), reverse=True)
+
+
 def test_cli_human_study_is_shown_then_hidden_and_bots_never_show_faces(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from bots.cli import main
