@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
@@ -196,51 +196,99 @@ class Knowledge:
         return f"seat {seat} {how} {word} (P {sure:.2f}; {self.why[seat]})"
 
 
-def _history_cards(data: JSON, me: int, n: int) -> tuple[list[list[str | None]], list[list[str]]]:
-    """Known cards per position, followed through the seat's history (rule 1)."""
+def _learn(cards: list[list[str | None]], floating: list[list[str]], seat: int, pos: int, card: str) -> None:
+    """``seat``'s card at ``pos`` is ``card`` (a card seen before a Flashbang is placed again)."""
+    if cards[seat][pos] is None and card in floating[seat]:
+        floating[seat].remove(card)
+    cards[seat][pos] = card
+
+
+class HistoryReader:
+    """What a seat's history entries say, read in order: cards followed through it (rule 1) and who
+    aimed at or shot whom (rule 3).
+
+    :func:`read_view` reads a view's whole history with a fresh reader. A caller that sees one seat's
+    history grow (a rollout) may keep a reader, :meth:`feed` it the entries that will not change,
+    and hand :func:`read_view` a :meth:`copy` fed the rest: the result is the same.
+    """
+
+    __slots__ = ("cards", "floating", "me", "pairs", "read")
+
+    def __init__(self, me: int, n: int) -> None:
+        self.me = me
+        #: entries fed so far
+        self.read = 0
+        self.cards: list[list[str | None]] = [[None] * CARDS_PER_PLAYER for _ in range(n)]
+        self.floating: list[list[str]] = [[] for _ in range(n)]
+        #: (actor, target) -> the strongest evidence weight of an aim or a shot
+        self.pairs: dict[tuple[int, int], float] = {}
+
+    def copy(self) -> HistoryReader:
+        """An independent copy."""
+        other = HistoryReader(self.me, 0)
+        other.read = self.read
+        other.cards = [list(c) for c in self.cards]
+        other.floating = [list(f) for f in self.floating]
+        other.pairs = dict(self.pairs)
+        return other
+
+    def feed(self, entries: Sequence[list[Any]]) -> None:
+        """Read history entries ``[actor, text, events]``, the next ones after those already read."""
+        me, cards, floating, pairs = self.me, self.cards, self.floating, self.pairs
+        self.read += len(entries)
+        for actor, _text, events in filter(_EVENTS, entries):  # entries with events
+            for e in events:
+                kind = e["kind"]
+                mine = kind == "Investigated" and e["by"] == me and e["card"] is not None
+                if mine or kind in ("CardFlipped", "CardReceived"):  # CardReceived: only this seat's
+                    _learn(cards, floating, e["seat"], e["pos"], e["card"])
+                elif kind in ("CardsRevealed", "PolygraphSeen") and e["cards"] is not None:
+                    if kind == "PolygraphSeen" and e["by"] != me:
+                        continue
+                    floating[e["seat"]] = []
+                    cards[e["seat"]] = [*e["cards"], *[None] * (CARDS_PER_PLAYER - len(e["cards"]))]
+                elif kind == "CardsSwapped":
+                    a, pa, b, pb = e["seat_a"], e["pos_a"], e["seat_b"], e["pos_b"]
+                    cards[a][pa], cards[b][pb] = cards[b][pb], cards[a][pa]
+                elif kind == "Arranged" and e["why"] == "flashbang" and e["seat"] != me:
+                    floating[e["seat"]] += [c for c in cards[e["seat"]] if c is not None]
+                    cards[e["seat"]] = [None] * CARDS_PER_PLAYER
+                elif kind == "Revived":
+                    floating[e["seat"]] = []
+                    cards[e["seat"]] = [e["card"], None, None]
+                elif kind == "Aimed" and e["seat"] == actor:
+                    pairs[(actor, e["target"])] = max(pairs.get((actor, e["target"]), 0.0), AIM_WEIGHT)
+                elif kind == "Shot":
+                    pairs[(e["by"], e["seat"])] = SHOT_WEIGHT
+
+
+def _history_cards(
+    data: JSON, n: int, reader: HistoryReader
+) -> tuple[list[list[str | None]], list[list[str]]]:
+    """Known cards per position: the history's (rule 1), then the view's face-up and own cards."""
     sizes = [len(p["cards"]) for p in data["players"]]
-    cards: list[list[str | None]] = [[None] * CARDS_PER_PLAYER for _ in range(n)]
-    floating: list[list[str]] = [[] for _ in range(n)]
-
-    def learn(seat: int, pos: int, card: str) -> None:
-        if cards[seat][pos] is None and card in floating[seat]:
-            floating[seat].remove(card)  # a card seen before a Flashbang, now placed
-        cards[seat][pos] = card
-
-    for _actor, _text, events in filter(_EVENTS, data["history"]):  # entries with events
-        for e in events:
-            kind = e["kind"]
-            mine = kind == "Investigated" and e["by"] == me and e["card"] is not None
-            if mine or kind in ("CardFlipped", "CardReceived"):  # CardReceived: only this seat's
-                learn(e["seat"], e["pos"], e["card"])
-            elif kind in ("CardsRevealed", "PolygraphSeen") and e["cards"] is not None:
-                if kind == "PolygraphSeen" and e["by"] != me:
-                    continue
-                floating[e["seat"]] = []
-                cards[e["seat"]] = [*e["cards"], *[None] * (CARDS_PER_PLAYER - len(e["cards"]))]
-            elif kind == "CardsSwapped":
-                a, pa, b, pb = e["seat_a"], e["pos_a"], e["seat_b"], e["pos_b"]
-                cards[a][pa], cards[b][pb] = cards[b][pb], cards[a][pa]
-            elif kind == "Arranged" and e["why"] == "flashbang" and e["seat"] != me:
-                floating[e["seat"]] += [c for c in cards[e["seat"]] if c is not None]
-                cards[e["seat"]] = [None] * CARDS_PER_PLAYER
-            elif kind == "Revived":
-                floating[e["seat"]] = []
-                cards[e["seat"]] = [e["card"], None, None]
+    cards = [list(c) for c in reader.cards]
+    floating = [list(f) for f in reader.floating]
     # The view is the authority on face-up cards and on this seat's own cards.
     for s, player in enumerate(data["players"]):
         for p, c in enumerate(player["cards"]):
             if c["card"] is not None:
-                learn(s, p, c["card"])
+                _learn(cards, floating, s, p, c["card"])
         cards[s] = cards[s][: sizes[s]]
     return cards, floating
 
 
-def read_view(game: GCBCGame, data: JSON) -> Knowledge:
-    """The seat's knowledge and team estimate from its view JSON (rules 1-3)."""
+def read_view(game: GCBCGame, data: JSON, reader: HistoryReader | None = None) -> Knowledge:
+    """The seat's knowledge and team estimate from its view JSON (rules 1-3).
+
+    ``reader``: a :class:`HistoryReader` already fed this view's whole history (else one is fed here).
+    """
     me, n = data["seat"], game.num_players
     players = data["players"]
-    cards, floating = _history_cards(data, me, n)
+    if reader is None:
+        reader = HistoryReader(me, n)
+        reader.feed(data["history"])
+    cards, floating = _history_cards(data, n, reader)
     mine = [_CARD_INDEX[c] for c in cards[me] if c is not None]
     k = Knowledge(
         me=me, n=n, team=team_of(mine, players[me]["inverted"]),
@@ -274,7 +322,7 @@ def read_view(game: GCBCGame, data: JSON) -> Knowledge:
         seen = len(known)
         bad = sum(1 for c in known if c in (CROOKED, KINGPIN))
         k.why.append(f"{bad} of {seen} seen cards crooked" if seen else "no card seen")
-    _behaviour(k, data)
+    _behaviour(k, reader.pairs)
     return k
 
 
@@ -300,17 +348,11 @@ def _team_odds(
     return pc / mass, pa / mass, pk / mass
 
 
-def _behaviour(k: Knowledge, data: JSON) -> None:
-    """Rule 3: who chose to aim at or shoot a seat whose team the cards settle."""
+def _behaviour(k: Knowledge, pairs: dict[tuple[int, int], float]) -> None:
+    """Rule 3: who chose to aim at or shoot a seat whose team the cards settle (``pairs``: the
+    strongest evidence per (actor, target), from :class:`HistoryReader`)."""
     base = list(k.p_crooked)
     base[k.me] = 1.0 if k.team == "crooked" else 0.0
-    pairs: dict[tuple[int, int], float] = {}
-    for actor, _text, events in filter(_EVENTS, data["history"]):
-        for e in events:
-            if e["kind"] == "Aimed" and e["seat"] == actor:
-                pairs[(actor, e["target"])] = max(pairs.get((actor, e["target"]), 0.0), AIM_WEIGHT)
-            elif e["kind"] == "Shot":
-                pairs[(e["by"], e["seat"])] = SHOT_WEIGHT
     shift = [0.0] * k.n
     notes: list[list[str]] = [[] for _ in range(k.n)]
     for (s, t), weight in pairs.items():
@@ -330,10 +372,11 @@ def _behaviour(k: Knowledge, data: JSON) -> None:
 
 
 # --- the bot --------------------------------------------------------------------------------------
-def score_view(game: GCBCGame, data: JSON, legal: tuple[Action, ...]) -> tuple[list[Scored], Knowledge]:
+def score_view(game: GCBCGame, data: JSON, legal: tuple[Action, ...],
+               reader: HistoryReader | None = None) -> tuple[list[Scored], Knowledge]:
     """(action, score, reason) for each of ``legal`` from a seat's view JSON ``data``, and the knowledge
-    behind them (rules 1-15; ``data`` is read, never changed)."""
-    k = read_view(game, data)
+    behind them (rules 1-15; ``data`` is read, never changed; ``reader`` as for :func:`read_view`)."""
+    k = read_view(game, data, reader)
     return _Decider(game, k, data, legal).score(), k
 
 

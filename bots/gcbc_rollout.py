@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction
-from bots.gcbc import best_actions, score_view
+from bots.gcbc import HistoryReader, best_actions, score_view
 from bots.gcbc_ismcts import BELIEF_OPTION, WINDOW_SHARE_OPTION, check_belief, check_gcbc, posterior_for
 from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
@@ -81,15 +81,18 @@ class SeatViews:
 
     Valid for the state it was first used on and for that state's descendants (clones, then more
     actions): the history entries it keeps are final, the last action's entry (whose events may
-    still grow) is rebuilt at every call. Event JSON is memoized by identity across the seats and
-    the copies (events are immutable and clones share them). The JSON it returns is read-only.
+    still grow) is rebuilt at every call. Alongside each seat's entries it keeps the heuristic's
+    :class:`~bots.gcbc.HistoryReader` fed with them. Event JSON is memoized by identity across the
+    seats and the copies (events are immutable and clones share them). The JSON it returns is
+    read-only.
     """
 
-    __slots__ = ("final", "history", "investigated", "memo")
+    __slots__ = ("final", "history", "investigated", "memo", "readers")
 
     def __init__(self, seats: int, memo: dict[int, tuple[Event, dict[str, Any]]] | None = None) -> None:
         self.history: list[list[list[Any]]] = [[] for _ in range(seats)]
         self.investigated: list[list[list[Any]]] = [[] for _ in range(seats)]
+        self.readers = [HistoryReader(s, seats) for s in range(seats)]
         self.final = [0] * seats
         self.memo: dict[int, tuple[Event, dict[str, Any]]] = {} if memo is None else memo
 
@@ -105,25 +108,33 @@ class SeatViews:
         other = SeatViews(0, self.memo)
         other.history = [list(h) for h in self.history]
         other.investigated = [list(i) for i in self.investigated]
+        other.readers = [r.copy() for r in self.readers]
         other.final = list(self.final)
         return other
 
     def settle(self, st: GCBCState, seat: int) -> None:
-        """Extend ``seat``'s kept history by every entry of ``st`` that is final."""
+        """Extend ``seat``'s kept history (and its reader) by every entry of ``st`` that is final."""
         done, last = self.final[seat], len(st.records) - 1
         if done < last:
-            history_entries(st, seat, done, last, self.history[seat], self.investigated[seat],
-                            self.event_json)
+            history = self.history[seat]
+            history_entries(st, seat, done, last, history, self.investigated[seat], self.event_json)
+            self.readers[seat].feed(history[done:])
             self.final[seat] = last
 
     def view_json(self, st: GCBCState, seat: int) -> JSON:
         """``st.view(seat).to_json()``, from the kept history plus the last entry."""
+        return self.read(st, seat)[0]
+
+    def read(self, st: GCBCState, seat: int) -> tuple[JSON, HistoryReader]:
+        """``seat``'s view JSON and a :class:`~bots.gcbc.HistoryReader` fed its whole history."""
         self.settle(st, seat)
         history, investigated = list(self.history[seat]), list(self.investigated[seat])
+        reader = self.readers[seat].copy()
         n = len(st.records)
         if n:
             history_entries(st, seat, n - 1, n, history, investigated, self.event_json)
-        return view_from_history(st, seat, history, investigated).to_json()
+            reader.feed(history[n - 1:])
+        return view_from_history(st, seat, history, investigated).to_json(), reader
 
 
 def heuristic_action(st: GCBCState, views: SeatViews, rng: SplitMix64) -> Action:
@@ -131,8 +142,8 @@ def heuristic_action(st: GCBCState, views: SeatViews, rng: SplitMix64) -> Action
     legal = st.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    seat = st.current_player()
-    scored, _ = score_view(st.game, views.view_json(st, seat), tuple(legal))
+    data, reader = views.read(st, st.current_player())
+    scored, _ = score_view(st.game, data, tuple(legal), reader)
     best = best_actions(scored)
     return best[rng.below(len(best))] if len(best) > 1 else best[0]
 
