@@ -13,6 +13,7 @@ generator at every decision, so a seeded bot replays the same game.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -172,6 +173,10 @@ class Police07ISMCTSBot(ISMCTSBot):
             "filter", str, "detectives: draw Dr. Factor's stop by filter (a learnt model of his moves, "
             "followed from his start), categories (location-category weights) or uniform"
         ),
+        "playout_depth": Option(
+            0, int, "playout actions after the tree before a playout stops undecided (0: to the end); "
+            "a horizon: detectives then seek a capture within it, Dr. Factor to avoid one", 0, 10_000
+        ),
         "chase": Option(
             "auto", str, "playout detectives chase: auto (a possible stop in Dr. Factor's search, "
             "his determinized stop in the detectives'), true (his stop) or belief (a possible stop)"
@@ -188,6 +193,9 @@ class Police07ISMCTSBot(ISMCTSBot):
             raise ConfigError(
                 f"ismcts bot: option 'chase' must be auto, true or belief, not {self.settings['chase']!r}"
             )
+        depth = self.settings["playout_depth"]
+        if depth:
+            self.params = dataclasses.replace(self.params, max_playout_depth=depth)
         if self.settings["belief"] not in BELIEFS:
             raise ConfigError(f"ismcts bot: option 'belief' must be one of {', '.join(BELIEFS)}, "
                               f"not {self.settings['belief']!r}")

@@ -52,6 +52,8 @@ def test_generic_bot_on_a_game_without_its_own() -> None:
         ({"coalition_r": 1.0}, "'coalition_r' must be in"),
         ({"depth": 3}, "unknown option 'depth'"),
         ({"chase": "psychic"}, "'chase' must be auto, true or belief"),
+        ({"belief": "oracle"}, "'belief' must be one of filter, categories, uniform"),
+        ({"playout_depth": -1}, "'playout_depth' must be in"),
     ],
 )
 def test_bad_options(options: dict[str, Any], message: str) -> None:
@@ -78,6 +80,48 @@ def test_chase_option_picks_the_playout_chase(
     state = police_state(PREFIX)
     bots.make(GAME, "ismcts", seat=seat, rng=0, chase=chase).determinizer(state.view(seat))
     assert seen == [expected]
+
+
+@pytest.mark.parametrize(("belief", "module", "name"), [
+    ("filter", "solver.belief.location_filter", "filtered_belief"),
+    ("categories", "solver.belief.categories", "category_weights"),
+])
+def test_belief_option_picks_the_detectives_weights(
+    belief: str, module: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    from solver.games.police07 import sim
+
+    target = importlib.import_module(module)
+    real = getattr(target, name)
+    calls: list[str] = []
+    seen: list[Any] = []
+
+    def spy_weights(game: Any, view: Any, *args: Any) -> Any:
+        calls.append(name)
+        return real(game, view, *args)
+
+    def spy(game: Any, view: Any, tables: Any, weights: Any = None) -> Any:
+        seen.append(weights)
+        return sim.P07Determinizer(game, view, tables, weights)
+
+    monkeypatch.setattr(target, name, spy_weights)
+    monkeypatch.setattr(sim, "make_determinizer", spy)
+    state = police_state(PREFIX)
+    bots.make(GAME, "ismcts", seat=1, rng=0, belief=belief).determinizer(state.view(1))
+    assert calls == [name] and seen[0] == real(GAME, state.view(1).to_json())
+    bots.make(GAME, "ismcts", seat=1, rng=0, belief="uniform").determinizer(state.view(1))
+    assert seen[1] is None
+
+
+def test_playout_depth_sets_the_search_horizon() -> None:
+    bot = bots.make(GAME, "ismcts", seat=0, rng=0, playout_depth=12, iterations=200)
+    assert isinstance(bot, ISMCTSBot) and bot.params.max_playout_depth == 12
+    default = bots.make(GAME, "ismcts", seat=0, rng=0)
+    assert isinstance(default, ISMCTSBot) and default.params.max_playout_depth == 10_000
+    state = police_state(PREFIX)
+    assert bot.step(state.view(0)) in state.legal_actions()
 
 
 def test_police_bot_refuses_other_games() -> None:
