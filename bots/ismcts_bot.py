@@ -173,6 +173,7 @@ class Police07ISMCTSBot(ISMCTSBot):
             "filter", str, "detectives: draw Dr. Factor's stop by filter (a learnt model of his moves, "
             "followed from his start), categories (location-category weights) or uniform"
         ),
+        # For experiments: at equal time it makes the bot much weaker (bench/results/README.md).
         "playout_depth": Option(
             0, int, "playout actions after the tree before a playout stops undecided (0: to the end); "
             "a horizon: detectives then seek a capture within it, Dr. Factor to avoid one", 0, 10_000
