@@ -97,7 +97,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -109,7 +109,7 @@ from solver.core.events import Event
 from solver.core.game import JSON, Decision, DecisionKind, Game, State, View
 from solver.core.types import CHANCE, TERMINAL, Action, Seat
 
-__all__ = ["CHECKS", "CheckReport", "ConformanceError", "check_game"]
+__all__ = ["CHECKS", "CheckReport", "ConformanceError", "check_game", "random_game"]
 
 #: Every check's name, as :attr:`ConformanceError.check` gives it.
 CHECKS: Final[tuple[str, ...]] = (
@@ -237,6 +237,40 @@ def check_game(
         illegal_probes=illegal_probes,
     )
     return checker.run(seed, games)
+
+
+def random_game(
+    game: Game,
+    rng: np.random.Generator,
+    check: Callable[[State], None] | None = None,
+    every: int = 1,
+    max_steps: int = 50_000,
+) -> State:
+    """Play ``game`` to the end: chance outcomes drawn by their probabilities, decisions uniformly.
+
+    ``check(state)`` runs before every ``every``-th action and on the final state (a game's own
+    invariants); actions go through ``apply_unchecked``, so a check is what catches a bad state. A
+    game still running after ``max_steps`` actions raises ``AssertionError`` with its last actions.
+    """
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if check is not None and steps % every == 0:
+            check(state)
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = outcomes[int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))][0]
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+        state.apply_unchecked(action)
+        steps += 1
+        if steps > max_steps:
+            actions = state.to_json()["actions"][-40:]
+            raise AssertionError(f"no end after {max_steps:,} actions: {actions}")
+    if check is not None:
+        check(state)
+    return state
 
 
 # --- the checker --------------------------------------------------------------------------------

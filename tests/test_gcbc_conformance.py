@@ -21,6 +21,7 @@ import solver.games
 from solver.core import BadStateError
 from solver.games.gcbc import ops
 from solver.testing import check_game
+from solver.testing import random_game as play_random
 from tests.markers import compiled_pass_only
 from tests.test_gcbc_rules import HANDS4, do, start
 
@@ -71,23 +72,7 @@ def check_invariants(state: Any) -> None:
 
 
 def random_game(game: Any, rng: np.random.Generator, every: int = 1) -> Any:
-    state = game.new_initial_state()
-    steps = 0
-    while not state.is_terminal():
-        if steps % every == 0:
-            check_invariants(state)
-        legal = state.legal_actions()
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            action = outcomes[int(rng.choice(len(outcomes), p=probs))][0]
-        else:
-            action = legal[int(rng.integers(len(legal)))]
-        state.apply_unchecked(action)
-        steps += 1
-        if steps > 20_000:
-            raise AssertionError(f"no end after 20,000 actions: {state.to_json()['actions'][-40:]}")
-    check_invariants(state)
+    state = play_random(game, rng, check_invariants, every, max_steps=20_000)
     check_end(state)
     return state
 

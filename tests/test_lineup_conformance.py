@@ -22,6 +22,7 @@ import solver.games
 from solver.core import BadStateError
 from solver.games.lineup.turn import Phase
 from solver.testing import check_game
+from solver.testing import random_game as play_random
 from tests.markers import compiled_pass_only
 
 PLAYERS = [2, 3, 4, 5, 6]
@@ -62,22 +63,7 @@ def check_invariants(state: Any) -> None:
 
 
 def random_game(game: Any, rng: np.random.Generator, every: int = 1) -> Any:
-    state = game.new_initial_state()
-    steps = 0
-    while not state.is_terminal():
-        if steps % every == 0:
-            check_invariants(state)
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = outcomes[int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))][0]
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.integers(len(legal)))]
-        state.apply_unchecked(action)
-        steps += 1
-        if steps > 50_000:
-            raise AssertionError(f"no end after 50,000 actions: {state.to_json()['actions'][-40:]}")
-    check_invariants(state)
+    state = play_random(game, rng, check_invariants, every, max_steps=50_000)
     check_end(state)
     return state
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from solver.core import (
     IllegalActionError,
     InvalidActionError,
 )
-from solver.testing import CHECKS, CheckReport, ConformanceError, check_game
+from solver.testing import CHECKS, CheckReport, ConformanceError, check_game, random_game
 from tests.toygame import BET, BUGS, CALL, CHECK, RAISE, BrokenHiddenPass, HiddenPass, Peeked
 
 # --- the toy game is sound ----------------------------------------------------------------------
@@ -197,3 +198,26 @@ def test_error_survives_pickling() -> None:
         ["bet"],
         str(err),
     )
+
+
+def test_random_game_checks_every_state_and_is_seeded() -> None:
+    game = HiddenPass()
+    seen: list[int] = []
+
+    def check(state: Any) -> None:
+        seen.append(len(state.history))
+
+    state = random_game(game, np.random.default_rng(3), check)
+    assert state.is_terminal()
+    # every state before an action, then the final one
+    assert seen == list(range(len(state.history) + 1))
+    again = random_game(game, np.random.default_rng(3))
+    assert again.history == state.history
+    sparse: list[int] = []
+    random_game(game, np.random.default_rng(3), lambda s: sparse.append(len(s.history)), every=2)
+    assert sparse == [n for n in seen[:-1] if n % 2 == 0] + [seen[-1]]
+
+
+def test_random_game_reports_a_game_that_does_not_end() -> None:
+    with pytest.raises(AssertionError, match="no end after 2 actions"):
+        random_game(HiddenPass(), np.random.default_rng(0), max_steps=2)
