@@ -67,10 +67,9 @@ if TYPE_CHECKING:
 BELIEFS = ("full", "deduction", "uniform")
 
 
-#: The options the GCBC search bots share: where deals come from, and a window decision's budget.
+#: The option the GCBC search bots share: where deals come from.
 BELIEF_OPTION = Option("full", str, "deals drawn from: full (posterior with the behaviour model), "
                        "deduction (posterior without it) or uniform (the resampler alone)")
-WINDOW_SHARE_OPTION = Option(0.25, float, "share of the budget for an Equipment-window decision", 0.01, 1.0)
 
 
 def check_gcbc(bot: str, game: Game) -> None:
@@ -232,7 +231,8 @@ class GCBCISMCTSBot(ISMCTSBot):
         "worlds": Option(16, int, "determinized worlds drawn per search and copied by its iterations",
                          1, 4096),
         "prune": Option(4, int, "search only the heuristic's best N root actions (0: all of them)", 0, 64),
-        "window_share": WINDOW_SHARE_OPTION,
+        "window_share": Option(0.25, float, "share of the budget for an Equipment-window decision",
+                               0.01, 1.0),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:

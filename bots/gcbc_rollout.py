@@ -12,7 +12,7 @@ Tesauro & Galperin (1996) to improve a backgammon player: one step of policy ite
 policy, estimated by simulation.
 
 1. **Candidates.** The ``heuristic`` bot scores the legal actions (``bots.gcbc``); its best ``top``
-   (3) are the candidates, and ``pass`` too in an Equipment window. One candidate: play it.
+   (5) are the candidates, and ``pass`` too in an Equipment window. One candidate: play it.
 2. **Worlds.** Each round draws one full state from the seat's view with the game's resampler, its
    Integrity deal from the exact posterior (:mod:`solver.belief.gcbc_posterior`: deduction times the
    behaviour model learnt from heuristic play; ``belief=deduction`` or ``uniform`` as for ``ismcts``).
@@ -34,10 +34,13 @@ policy, estimated by simulation.
    policy where the simulation cannot tell (Bertsekas' rollout improves on the base policy when the
    values are exact; with estimates, only by what the estimates can resolve).
 
-Budget: ``iterations`` rollouts a decision (split evenly over the candidates, at least one round),
-or ``seconds`` of wall time (whole rounds; at least one). An Equipment-window decision gets
-``window_share`` of it. Not searched: a single legal action, and the layout of one's cards (hidden
-from everyone; the heuristic draws it uniformly). An iteration budget is deterministic for a seed.
+Budget: ``iterations`` (500) rollouts a decision (split evenly over the candidates, at least one
+round), or ``seconds`` of wall time (whole rounds; at least one). An Equipment-window decision gets
+``window_share`` (a half) of it: windows are most decisions, and the heuristic's pass is usually
+right, but a card played at the right moment (Coffee, Evidence Bag) is where rollouts most often
+find a better action than the heuristic's. Not searched: a single legal action, and the layout of
+one's cards (hidden from everyone; the heuristic draws it uniformly). An iteration budget is
+deterministic for a seed.
 
 References: G. Tesauro and G. R. Galperin, "On-line Policy Improvement using Monte-Carlo Search",
 Advances in Neural Information Processing Systems 9 (NIPS 1996), MIT Press 1997, pp. 1068-1074.
@@ -59,7 +62,7 @@ import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction
 from bots.gcbc import HistoryReader, best_actions, score_view
-from bots.gcbc_ismcts import BELIEF_OPTION, WINDOW_SHARE_OPTION, check_belief, check_gcbc, posterior_for
+from bots.gcbc_ismcts import BELIEF_OPTION, check_belief, check_gcbc, posterior_for
 from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
 from solver.games.gcbc import codec
@@ -219,15 +222,15 @@ class RolloutBot(Bot):
         "every seat playing on its own view; strength by --iterations (rollouts) or --seconds"
     )
     options: ClassVar[Mapping[str, Option]] = {
-        "iterations": Option(96, int, "rollouts per decision, split over the candidates (unless seconds)",
+        "iterations": Option(500, int, "rollouts per decision, split over the candidates (unless seconds)",
                              1, MAX_ROLLOUTS),
         "seconds": Option(None, float, "search time per decision in seconds (whole rounds); overrides "
                           "iterations", 0.001, 3600.0),
-        "top": Option(3, int, "candidates: the heuristic's best N actions (0: every legal action)", 0, 64),
+        "top": Option(5, int, "candidates: the heuristic's best N actions (0: every legal action)", 0, 64),
         "margin": Option(1.0, float, "leave the heuristic's choice only for a candidate better by this "
                          "many standard errors of the paired difference", 0.0, 10.0),
         "belief": BELIEF_OPTION,
-        "window_share": WINDOW_SHARE_OPTION,
+        "window_share": Option(0.5, float, "share of the budget for an Equipment-window decision", 0.01, 1.0),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
