@@ -8,7 +8,7 @@ the seat cannot see changes it, updates equal fresh computations, and sampled de
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ from solver.belief.gcbc_posterior import (
     brute_force_posterior,
     posterior,
 )
-from solver.belief.gcbc_walk import Choice
+from solver.belief.gcbc_walk import Choice, Walk
 from solver.core import BadStateError, ConfigError
 from solver.games import load
 from solver.games.gcbc.deal import INTEGRITY_NAMES
@@ -34,9 +34,10 @@ TOL = 1e-9
 def _model(seed: int) -> BehaviourModel:
     """A behaviour model with arbitrary (seeded) weights: every kind of factor becomes non-trivial."""
     rng = np.random.default_rng(seed)
+    shows = ["A", "K", "u", "h", "c", "hh", "hc", "cc", "hhc", "hcc"]
     feats = {
-        "announce": ["equip", "arm", *[f"{k}:{c}" for k in ("inv", "shoot") for c in "AKhcmu"]],
-        "aim": list("AKhcmu"), "flip": list(INTEGRITY_NAMES), "give": list(INTEGRITY_NAMES),
+        "announce": ["equip", "arm", *[f"{k}:{c}" for k in ("inv", "shoot") for c in shows]],
+        "aim": shows, "flip": list(INTEGRITY_NAMES), "give": list(INTEGRITY_NAMES), "aimed": list("AKhcm"),
     }
     weights = {k: [{f: float(rng.uniform(0.2, 3.0)) for f in fs} for _ in CLASSES] for k, fs in feats.items()}
     return BehaviourModel(weights, temper=0.8)
@@ -112,22 +113,44 @@ def test_set_up_positions_equal_brute_force() -> None:
             break
 
 
-def test_positions_with_swaps_and_flashbangs_equal_brute_force() -> None:
+def _check_first_positions(bot: str, stops: int, seeds: int,
+                           wanted: Callable[[GCBCState, int], bool]) -> None:
+    """Posterior equals brute force at the first ``wanted(state, seat)`` position of two of the
+    4-player games ``0..seeds-1`` (seat ``seed % 4`` looks)."""
     game = load("gcbc", players=4)
     found = 0
-    for seed in range(40):
-        for st in _positions(4, "random", seed, 0):
-            texts = [game.action_to_str(a) for a in st.history]
-            if not any("flashbang" in t for t in texts) or not any("blackmail" in t for t in texts):
-                continue
-            view = st.view(seed % 4).to_json()
-            _close(posterior(game, view, _model(seed)).marginals(),
-                   brute_force_posterior(game, view, _model(seed)))
-            found += 1
-            break
+    for seed in range(seeds):
+        seat = seed % 4
+        st = next((st for st in _positions(4, bot, seed, stops) if wanted(st, seat)), None)
+        if st is None:
+            continue
+        view = st.view(seat).to_json()
+        model = _model(seed)
+        _close(posterior(game, view, model).marginals(), brute_force_posterior(game, view, model))
+        found += 1
         if found >= 2:
             break
     assert found >= 2
+
+
+def test_positions_with_swaps_and_flashbangs_equal_brute_force() -> None:
+    def wanted(st: GCBCState, seat: int) -> bool:
+        texts = [st.game.action_to_str(a) for a in st.history]
+        return any("flashbang" in t for t in texts) and any("blackmail" in t for t in texts)
+
+    _check_first_positions("random", 0, 40, wanted)
+
+
+def test_positions_with_aimed_outcomes_equal_brute_force() -> None:
+    """Factors on an aimer's cells from before a later reveal (the ``aimed`` decisions)."""
+    def wanted(st: GCBCState, seat: int) -> bool:
+        if st.is_terminal() or not st.alive[seat]:
+            return False  # the end reveals every card: nothing left to infer
+        walk = Walk(st.game, seat)
+        walk.extend(st.view(seat).to_json()["history"])
+        return any(c.kind == "aimed" and c.actor != seat for c in walk.choices)
+
+    _check_first_positions("heuristic", 6, 60, wanted)
 
 
 @pytest.mark.parametrize(("n", "bot"), [(4, "random"), (6, "heuristic"), (8, "heuristic"), (7, "random")])

@@ -11,10 +11,13 @@ other way under a 4th-edition Planted Evidence marker). The model scores the pub
 * ``play``: a targeted Equipment card, ``<card>:<cat>`` (or ``<card>:self``) per possible target;
 * ``flip``: which own face-down card it turned face up (Equip, Arm, Truth Serum, Report Audit);
   the feature is that card (``honest``, ``crooked``, ``agent``, ``kingpin``);
-* ``give``: which own card it gave away with a Blackmail (stand-in); the feature is that card.
+* ``give``: which own card it gave away with a Blackmail (stand-in); the feature is that card;
+* ``aimed``: what a seat it aimed at turned out to be once that seat's whole hand came face up
+  (``A``, ``K``, ``h``, ``c``, ``m``: :data:`gcbc_walk.OUTCOMES`), on the aimer's class when it aimed.
 
-``<cat>`` is what a seat's face-up cards show to everyone (:data:`gcbc_walk.CATEGORIES`). The
-probability of a choice is a conditional logit with one weight per (kind, class, feature)::
+``<cat>`` is what a seat's face-up cards show to everyone (:meth:`gcbc_walk.Walk.shows`: ``A``/``K``,
+the face-up Honest and Crooked cards such as ``h``, ``hh``, ``hc``, or ``u``). The probability of
+a choice is a conditional logit with one weight per (kind, class, feature)::
 
     P(chosen | class) = w[kind][class][f(chosen)] / sum over options o of w[kind][class][f(o)]
 
@@ -48,7 +51,7 @@ from solver.games.gcbc.deal import INTEGRITY_NAMES, Integrity
 
 FORMAT: Final = "copsolver-gcbc-behaviour/1"
 CLASSES: Final = ("honest", "crooked", "agent", "kingpin")
-KINDS: Final = ("announce", "aim", "play", "flip", "give")
+KINDS: Final = ("announce", "aim", "play", "flip", "give", "aimed")
 HIDDEN_KINDS: Final = frozenset({"flip", "give"})  # features are the actor's own cards
 SHIPPED: Final = "shipped"
 

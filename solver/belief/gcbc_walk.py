@@ -14,6 +14,9 @@ into the pieces the posterior (:mod:`solver.belief.gcbc_posterior`) multiplies t
 * **decisions** — the public choices the behaviour model scores (:mod:`solver.belief.gcbc_behaviour`):
   announcements, aims, flips, targeted Equipment plays, the card given away with a Blackmail. Each
   carries the actor's cells at that moment and only public features (what its targets show face up).
+  When a seat's whole hand comes face up (shot, or every card flipped), each seat that had aimed at
+  it adds an ``aimed`` decision: what the seat it chose to aim at turned out to be, scored on the
+  aimer's cells at its last aim there.
 
 The walk reads public events and the seat's own private events only, so what it finds is a function
 of the view. It is resumable: :meth:`Walk.extend` takes the history entries not seen yet.
@@ -34,8 +37,10 @@ if TYPE_CHECKING:
 
 #: What a seat's face-up cards show to everyone: a leader card, more Honest ("h") or more Crooked
 #: ("c") cards (counted the other way under a 4th-edition Planted Evidence marker), as many of each
-#: ("m"), or nothing face up ("u").
+#: ("m"), or nothing face up ("u"). Aim, shoot, investigate and play options use the finer
+#: :meth:`Walk.shows`; a whole hand face up is one of the first five (the ``aimed`` outcomes).
 CATEGORIES: Final = ("A", "K", "h", "c", "m", "u")
+OUTCOMES: Final = CATEGORIES[:5]
 _AGENT, _KINGPIN, _HONEST = int(Integrity.AGENT), int(Integrity.KINGPIN), int(Integrity.HONEST)
 NOT_BOTH: Final = "not-both"  # the cells hold at most one of the two leader cards
 HAS_LEADER: Final = "has-leader"  # the cells hold a leader card
@@ -45,9 +50,9 @@ HAS_LEADER: Final = "has-leader"  # the cells hold a leader card
 class Choice:
     """One public decision of ``actor`` (history entry ``index``) the behaviour model scores.
 
-    ``kind`` is "announce", "aim", "play" (options and choice are public feature names) or "flip",
-    "give" (options and choice are the actor's positions; the feature is the card there, which only
-    the actor knows). ``cells`` are the actor's cards then, position by position.
+    ``kind`` is "announce", "aim", "play", "aimed" (options and choice are public feature names) or
+    "flip", "give" (options and choice are the actor's positions; the feature is the card there,
+    which only the actor knows). ``cells`` are the actor's cards then, position by position.
     """
 
     index: int
@@ -109,6 +114,9 @@ class Walk:
         self.pending = ""  # a card whose next decision is special: "re-aim", "restrain", "give"
         self.pending_seat = -1
         self.over = False
+        #: target -> aimer -> (history index, aimer's cells, aimer inverted) of the aimer's last aim
+        #: at it, until the target's hand is all face up (then an ``aimed`` decision) or changes
+        self.aimed: dict[int, dict[int, tuple[int, tuple[Cell, ...], bool]]] = {}
 
     # --- public features ----------------------------------------------------------------------------
     def category(self, t: int) -> str:
@@ -126,6 +134,20 @@ class Walk:
             h, c = c, h
         return "h" if h > c else "c" if c > h else "m"
 
+    def shows(self, t: int) -> str:
+        """Seat ``t``'s face-up cards as an option feature: ``A``/``K`` (a leader card), else one
+        letter per face-up Honest (``h``) and Crooked (``c``) card, Honest first (``hh``, ``hc``, ...;
+        counted the other way under Planted Evidence), or ``u``. Finer than :meth:`category`: a seat
+        showing two Honest cards is far likelier honest than one showing one, and aims tell it apart."""
+        cat = self.category(t)
+        if cat in ("A", "K", "u"):
+            return cat
+        h = sum(1 for x in self.shown[t] if x == _HONEST)
+        c = sum(1 for x in self.shown[t] if x is not None) - h
+        if self.inverted[t]:
+            h, c = c, h
+        return "h" * h + "c" * c
+
     def living(self, but: int = -1) -> list[int]:
         """Living seats other than ``but``."""
         return [t for t in range(len(self.alive)) if self.alive[t] and t != but]
@@ -141,7 +163,7 @@ class Walk:
             actor, text, events = history[index]
             if not self.over:
                 self._decision(index, actor, text, events)
-            self._events(events)
+            self._events(events, index, actor)
             self.last_entry = history[index]
         self.done = len(history)
 
@@ -169,12 +191,12 @@ class Walk:
             target = int(words[1])
             if self.pending == "re-aim":
                 holder = self.pending_seat
-                options = [self.category(u) for u in self.living(holder) if u != self.aim[holder]]
+                options = [self.shows(u) for u in self.living(holder) if u != self.aim[holder]]
             else:
                 exclude = self.aim[actor] if self.pending == "restrain" else -1
-                options = [self.category(u) for u in self.living(actor) if u != exclude]
+                options = [self.shows(u) for u in self.living(actor) if u != exclude]
             self.pending = "" if self.pending == "re-aim" else self.pending
-            self._choice(index, actor, "aim", self.category(target), options)
+            self._choice(index, actor, "aim", self.shows(target), options)
         elif head == "flip":
             self._choice(index, actor, "flip", int(words[1]), self.face_down(actor))
         elif head == "pick" and self.pending == "give" and self.pending_seat == actor:
@@ -193,9 +215,9 @@ class Walk:
     def _announce_feature(self, actor: int, words: list[str]) -> str:
         head = words[0]
         if head == "investigate":
-            return "inv:" + self.category(int(words[1].split(".")[0]))
+            return "inv:" + self.shows(int(words[1].split(".")[0]))
         if head == "shoot":
-            return "shoot:" + self.category(self.aim[actor])
+            return "shoot:" + self.shows(self.aim[actor])
         return head
 
     def _announce_options(self, actor: int) -> list[str]:
@@ -203,13 +225,13 @@ class Walk:
         if not self.gun[actor] and self.guns_centre > 0:
             options.append("arm")
         if self.gun[actor] and self.aim[actor] >= 0 and self.alive[self.aim[actor]]:
-            options.append("shoot:" + self.category(self.aim[actor]))
+            options.append("shoot:" + self.shows(self.aim[actor]))
         for t in self.living(actor):
-            options += ["inv:" + self.category(t)] * len(self.face_down(t))
+            options += ["inv:" + self.shows(t)] * len(self.face_down(t))
         return options
 
     def _target_feature(self, actor: int, t: int) -> str:
-        return "self" if t == actor else self.category(t)
+        return "self" if t == actor else self.shows(t)
 
     def _play_targets(self, actor: int, effect: Effect) -> list[int]:
         """The public part of :func:`solver.games.gcbc.effects.targets` (hands are not public)."""
@@ -229,7 +251,7 @@ class Walk:
             return []  # the camera's target is whoever was just investigated: no choice to score
         return self.living(actor)
 
-    def _events(self, events: list[dict[str, Any]]) -> None:
+    def _events(self, events: list[dict[str, Any]], index: int, actor: int) -> None:
         swapped: list[int] = []
         ended = False
         for e in events:
@@ -249,6 +271,7 @@ class Walk:
                 s = e["seat"]
                 self.shown[s] = [INTEGRITY_IDS[e["card"]]]
                 self.alive[s], self.wounded[s], self.gun[s], self.aim[s] = True, False, False, -1
+                self.aimed.pop(s, None)  # a new hand: earlier aims were at the old one
             elif kind == "Eliminated":
                 self.alive[e["seat"]], self.wounded[e["seat"]] = False, False
             elif kind == "Wounded":
@@ -267,6 +290,9 @@ class Walk:
                 self.guns_centre += 1
             elif kind == "Aimed":
                 self.aim[e["seat"]] = e["target"]
+                if e["seat"] == actor and not self.over:  # the holder's own aim (not Planted Evidence)
+                    self.aimed.setdefault(e["target"], {})[actor] = (
+                        index, tuple(self.tokens.pos[actor]), self.inverted[actor])
             elif kind == "EquipmentPlayed":
                 effect = self.effects[e["card"]]
                 if effect == Effect.RE_AIM:
@@ -278,6 +304,10 @@ class Walk:
             elif kind == "GameOver":
                 ended = self.over = True
                 self.shown = [[INTEGRITY_IDS[c] for c in cards] for cards in e["cards"]]
+        for s in swapped:
+            self.aimed.pop(s, None)  # its hand changed: the aims were at cards it no longer holds
+        if not ended:
+            self._aimed_outcomes()
         if swapped and not ended:
             # [Fin] both leader cards in one living hand win at once; [Recibir un disparo] a wounded
             # player left without a leader card is out. Neither happened, and that is evidence.
@@ -286,6 +316,23 @@ class Walk:
                     self.rules.append((NOT_BOTH, tuple(self.tokens.pos[s])))
                     if self.wounded[s]:
                         self.rules.append((HAS_LEADER, tuple(self.tokens.pos[s])))
+
+    def _whole(self, t: int) -> bool:
+        """Every card of seat ``t`` is face up."""
+        return None not in self.shown[t][:len(self.tokens.pos[t])]
+
+    def _aimed_outcomes(self) -> None:
+        """An ``aimed`` decision per seat that aimed at a seat whose hand is now all face up.
+
+        The heuristic aims at whom it believes an enemy, from cards only it saw; once the target's
+        hand is public, what it turned out to be says which team the aimer is on. The feature is a
+        function of public facts, scored on the aimer's cells when it aimed (its class then). An aim
+        at a hand already all face up gets its outcome at once: skipping it, since the aim's own
+        features say as much, measured no better on the held-out games."""
+        for t in [t for t in self.aimed if self._whole(t)]:
+            outcome = self.category(t)
+            for actor, (index, cells, inverted) in self.aimed.pop(t).items():
+                self.choices.append(Choice(index, actor, "aimed", cells, inverted, outcome, OUTCOMES))
 
 
 def card_names(ids: Sequence[int]) -> list[str]:
