@@ -42,6 +42,7 @@ from typing import IO, Any, TextIO
 import numpy as np
 
 import solver
+from bots.base import seat_together
 from bots.display import GamePrinter, game_title, make_printer, numbered
 from bots.registry import available as available_bots
 from solver import _accel
@@ -446,6 +447,7 @@ class Match:
             for seat, name in self.seats.items()
             if name != HUMAN
         }
+        seat_together(players)
         for seat, bot in players.items():
             bot.restart(state.view(seat))
         if self.writer is not None:

@@ -22,8 +22,8 @@ import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction
 from bots.registry import ANY_GAME, register
-from solver.core import Action, ConfigError, Game, State, View
-from solver.search.ismcts import MAX_ITERATIONS, Budget, SearchParams, SearchResult, run_search
+from solver.core import Action, ConfigError, Game, Seat, State, View
+from solver.search.ismcts import MAX_ITERATIONS, Budget, SearchParams, SearchResult, SearchTree, run_search
 from solver.search.rng import SplitMix64
 from solver.search.sim import Determinizer, ResampleDeterminizer, StateSim
 
@@ -81,6 +81,10 @@ class ISMCTSBot(Bot):
         """What the seat believes about hidden facts, for advice (nothing, for a generic game)."""
         return {}
 
+    def kept_tree(self) -> SearchTree | None:
+        """The tree kept between this bot's searches (tree reuse), or None: a fresh tree each time."""
+        return None
+
     # --- the bot API -------------------------------------------------------------------------------
     def budget(self, iterations: int | None = None) -> Budget:
         """``iterations`` when given, else the bot's seconds if set, else its iterations."""
@@ -95,7 +99,8 @@ class ISMCTSBot(Bot):
         """Run one search from ``view`` (this bot's seat must be to act)."""
         self.check_view(view)
         rng = SplitMix64.from_generator(self.rng)
-        result = run_search(self.determinizer(view), self.seat, budget or self.budget(), rng, self.params)
+        result = run_search(self.determinizer(view), self.seat, budget or self.budget(), rng, self.params,
+                            keep=self.kept_tree())
         self.last = result
         return result
 
@@ -139,6 +144,8 @@ class ISMCTSBot(Bot):
 
 #: How the Police 07 detectives' search weighs Dr. Factor's possible stops (option ``belief``).
 BELIEFS = ("filter", "categories", "uniform")
+#: What a Police 07 bot keeps of its search tree between decisions (option ``reuse``).
+REUSE = ("team", "seat", "off")
 
 
 class Police07ISMCTSBot(ISMCTSBot):
@@ -182,6 +189,11 @@ class Police07ISMCTSBot(ISMCTSBot):
             "auto", str, "playout detectives chase: auto (a possible stop in Dr. Factor's search, "
             "his determinized stop in the detectives'), true (his stop) or belief (a possible stop)"
         ),
+        # off: no measured gain at equal iterations (bench/results/README.md, "tree reuse").
+        "reuse": Option(
+            "off", str, "keep the search tree between decisions: team (as seat, and detective seats "
+            "of this bot and settings seated at one table share one tree), seat (each its own) or off"
+        ),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -200,6 +212,37 @@ class Police07ISMCTSBot(ISMCTSBot):
         if self.settings["belief"] not in BELIEFS:
             raise ConfigError(f"ismcts bot: option 'belief' must be one of {', '.join(BELIEFS)}, "
                               f"not {self.settings['belief']!r}")
+        reuse = self.settings["reuse"]
+        if reuse not in REUSE:
+            raise ConfigError(f"ismcts bot: option 'reuse' must be one of {', '.join(REUSE)}, not {reuse!r}")
+        # Dr. Factor's keys are per path from the root (solver/games/police07/sim.py), so a tree
+        # kept from his last decision never holds his next root: only detectives keep one.
+        self._tree: SearchTree | None = None if reuse == "off" or seat == 0 else SearchTree()
+
+    def meet(self, table: Mapping[Seat, Bot]) -> None:
+        """With ``reuse="team"``, detectives of this class and settings at the table share one tree.
+
+        They see the same public history and draw from the same belief, so each detective's search
+        goes on from the node its teammates' searches reached. The lowest seat's tree is the team's.
+        """
+        if self.seat == 0 or self.settings["reuse"] != "team":
+            return
+        for seat in sorted(table):
+            mate = table[seat]
+            if (seat != 0 and type(mate) is type(self) and mate.game is self.game
+                    and mate.settings == self.settings):
+                self._tree = mate.kept_tree()
+                return
+
+    def kept_tree(self) -> SearchTree | None:
+        """This detective's kept tree (option ``reuse``): the team's, or its own; None for Dr. Factor."""
+        return self._tree
+
+    def restart(self, view: View) -> None:
+        """A new game: the kept tree (the team's, for a detective) starts empty."""
+        super().restart(view)
+        if self._tree is not None:
+            self._tree.clear()
 
     def _placing(self, view: View) -> bool:
         # The simulator starts after set-up, so free-start placements (variant) are not searched.

@@ -87,8 +87,9 @@ cdef inline double _now() noexcept nogil:
     return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
 
-cdef class _Tree:
-    """The search tree of one search, in growable C arrays (see the layout above)."""
+cdef class Tree:
+    """A search tree in growable C arrays (see the layout above); one search's, or kept between
+    searches (SearchTree, tree reuse)."""
 
     cdef Node* nodes
     cdef int n_nodes
@@ -121,6 +122,19 @@ cdef class _Tree:
         cdef int i
         for i in range(self.cap_slots):
             self.slots[i] = -1
+
+    cdef void reset(self) noexcept:
+        """Empty the tree, keeping its memory."""
+        cdef int i
+        self.n_nodes = 0
+        self.n_edges = 0
+        for i in range(self.cap_slots):
+            self.slots[i] = -1
+
+    @property
+    def nodes(self):
+        """How many nodes the tree holds."""
+        return self.n_nodes
 
     def __dealloc__(self):
         free(self.nodes)
@@ -410,11 +424,13 @@ cdef class PyDeterminizer(CDeterminizer):
 
 # --- the search --------------------------------------------------------------------------------
 def search(CDeterminizer det, int root_seat, long long iterations, double seconds, rng,
-           double c, long long max_playout_depth, long long check_every, bint searcher_keys=False):
+           double c, long long max_playout_depth, long long check_every, bint searcher_keys=False,
+           Tree keep=None, long long max_nodes=_MAX_ITERATIONS):
     """Run ISMCTS for root_seat (iterations <= 0 / seconds <= 0: no such limit); advances rng.
 
     searcher_keys: nodes are (seat, key of root_seat), SearchParams.keys == "searcher"; else
-    (seat, key of seat).
+    (seat, key of seat). keep: a tree kept between searches (tree reuse): emptied first when it
+    holds more than max_nodes nodes or lacks the root, else the search goes on from its root node.
 
     Returns a dict: the root's actions (ascending) with visits, availability and reward totals;
     iterations done, nodes, elapsed seconds, and "error" (a message, or "" when the search ran).
@@ -429,7 +445,8 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
     cdef PySim pysim = <PySim>sim if isinstance(sim, PySim) else None
     if not isinstance(det, PyDeterminizer) and pysim is not None:
         raise TypeError("ismcts: a compiled determinizer returned a Python-forwarding sim")
-    cdef _Tree tree = _Tree()
+    cdef Tree tree = Tree() if keep is None else keep
+    cdef int root_node = -1
     cdef int legal[SIM_MAX_ACTIONS]
     cdef int eidx[SIM_MAX_ACTIONS]
     cdef int untried[SIM_MAX_ACTIONS]
@@ -450,6 +467,8 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
     cdef int fault = _OK
     cdef int fault_seat = 0
     cdef uint64_t fault_key = 0
+    if tree.n_nodes > max_nodes:
+        tree.reset()
     start = _now()
     try:
         while True:
@@ -474,6 +493,8 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
                 if depth == 0:
                     if not have_root:
                         root_key = key
+                        if tree.find(seat, key) < 0:
+                            tree.reset()  # a kept tree without this root is of another position
                     elif key != root_key:
                         fault = _LEFT_ROOT
                         fault_key = key
@@ -487,6 +508,8 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
                 if node < 0:
                     node = tree.add_node(seat, key, legal, nl)
                     expanded = True
+                if depth == 0 and not have_root:
+                    root_node = node
                     have_root = True
                 missing = tree.match(node, legal, nl, eidx)
                 if missing:
@@ -555,7 +578,7 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
         error = f"seat {fault_seat} must act but has no legal action"
     actions, visits, avail, totals = [], [], [], []
     if have_root:
-        nd = &tree.nodes[0]
+        nd = &tree.nodes[root_node]
         for i in range(nd.count):
             e = &tree.edges[nd.start + i]
             actions.append(e.action)

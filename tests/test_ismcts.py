@@ -487,3 +487,91 @@ def test_compiled_p07sim_equals_pure_p07sim(actions: list[str], iterations: int,
     assert compiled.engine == "compiled"
     assert pure.same_search(compiled, tol=1e-12), (pure.stats, compiled.stats)
     assert rng_pure.state == rng_compiled.state
+
+
+# --- tree reuse ------------------------------------------------------------------------------------
+def _reuse_game(engines: list[str], seed: int, iterations: int) -> tuple[list[list[SearchResult]], int]:
+    """Play one Police 07 game (3 players) where every decision is a search with a kept tree: one
+    tree for Dr. Factor, one shared by the detective seats, per engine. Returns each engine's
+    results and how many searches found their root in the kept tree."""
+    from solver.search.ismcts import SearchTree
+
+    module = _p07sim()
+    game = solver.games.load("police07", players=3)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
+    trees = {engine: {"factor": SearchTree(), "detectives": SearchTree()} for engine in engines}
+    results: list[list[SearchResult]] = [[] for _ in engines]
+    found = 0
+    while not state.is_terminal() and len(results[0]) < 40:
+        seat = state.current_player()
+        view = state.view(seat)
+        tables = module.SimTables.for_searcher(game, seat)
+        side = "factor" if seat == 0 else "detectives"
+        for k, engine in enumerate(engines):
+            det = (module.P07Determinizer(game, view, tables) if engine == "pure"
+                   else module.make_determinizer(game, view, tables))
+            draws = SplitMix64(seed + len(results[k]))
+            results[k].append(run_search(det, seat, Budget(iterations=iterations), draws,
+                                         engine=engine, keep=trees[engine][side]))  # type: ignore[arg-type]
+        last = results[0][-1]
+        found += sum(s.visits for s in last.stats) > iterations
+        state.apply(last.action)
+    return results, found
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_kept_tree_finds_the_next_root(seed: int) -> None:
+    results, found = _reuse_game(["pure"], seed, 60)
+    searches = results[0]
+    # Most later decisions start from statistics the earlier searches left (teammates' included).
+    assert found >= len(searches) // 2, (found, len(searches))
+    assert all(sum(s.visits for s in r.stats) >= 60 for r in searches)
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", [0, 3])
+def test_kept_tree_compiled_equals_pure(seed: int) -> None:
+    (pure, compiled), found = _reuse_game(["pure", "compiled"], seed, 80)
+    assert found > 0
+    for a, b in zip(pure, compiled, strict=True):
+        assert b.engine == "compiled"
+        assert a.same_search(b, tol=1e-9), (a.stats, b.stats)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_kept_tree_of_another_position_is_emptied(engine: str) -> None:
+    from solver.search.ismcts import SearchTree
+
+    keep = SearchTree()
+    det, seat = CASES["police07-capture"]()
+    first = run_search(det, seat, Budget(iterations=50), SplitMix64(1), engine=engine, keep=keep)  # type: ignore[arg-type]
+    again = run_search(det, seat, Budget(iterations=50), SplitMix64(2), engine=engine, keep=keep)  # type: ignore[arg-type]
+    assert sum(s.visits for s in again.stats) == 100 and again.nodes >= first.nodes
+    det, seat = CASES["police07-trap"]()
+    other = run_search(det, seat, Budget(iterations=50), SplitMix64(3), engine=engine, keep=keep)  # type: ignore[arg-type]
+    assert sum(s.visits for s in other.stats) == 50
+    fresh = run_search(det, seat, Budget(iterations=50), SplitMix64(3), engine=engine)  # type: ignore[arg-type]
+    assert other.same_search(fresh)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_kept_tree_over_max_nodes_is_emptied(engine: str) -> None:
+    from solver.search.ismcts import SearchTree
+
+    keep = SearchTree(max_nodes=5)
+    det, seat = CASES["police07-capture"]()
+    run_search(det, seat, Budget(iterations=40), SplitMix64(1), engine=engine, keep=keep)  # type: ignore[arg-type]
+    again = run_search(det, seat, Budget(iterations=40), SplitMix64(2), engine=engine, keep=keep)  # type: ignore[arg-type]
+    assert sum(s.visits for s in again.stats) == 40
+
+
+@pytest.mark.parametrize("max_nodes", [0, -1, True, 1.5])
+def test_bad_max_nodes(max_nodes: Any) -> None:
+    from solver.search.ismcts import SearchTree
+
+    with pytest.raises(ConfigError, match="max_nodes"):
+        SearchTree(max_nodes=max_nodes)

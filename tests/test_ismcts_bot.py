@@ -54,6 +54,7 @@ def test_generic_bot_on_a_game_without_its_own() -> None:
         ({"chase": "psychic"}, "'chase' must be auto, true or belief"),
         ({"belief": "oracle"}, "'belief' must be one of filter, categories, uniform"),
         ({"playout_depth": -1}, "'playout_depth' must be in"),
+        ({"reuse": "always"}, "'reuse' must be one of team, seat, off"),
     ],
 )
 def test_bad_options(options: dict[str, Any], message: str) -> None:
@@ -266,3 +267,64 @@ def test_free_start_placements_are_played_by_the_heuristic() -> None:
         assert action in view.legal_actions
         state.apply(action)
     assert state.history  # placements and the first moves were made
+
+
+# --- tree reuse ----------------------------------------------------------------------------------
+def test_reuse_team_shares_one_tree_among_the_detectives_seated_together() -> None:
+    game = games.load("police07", players=4)
+    team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=30) for s in range(4)}
+    trees = [b.kept_tree() for b in team.values()]
+    assert trees[0] is None  # Dr. Factor's keys do not chain: nothing to keep
+    assert len({id(t) for t in trees[1:]}) == 3 and None not in trees[1:]  # apart: each its own
+    bots.seat_together(team)
+    trees = [b.kept_tree() for b in team.values()]
+    assert trees[1] is trees[2] is trees[3] and trees[0] is None
+    mixed = {0: team[0], 1: bots.make(game, "ismcts", seat=1, rng=1, iterations=31),
+             2: bots.make(game, "ismcts", seat=2, rng=2, iterations=30),
+             3: bots.make(game, "ismcts", seat=3, rng=3, iterations=30, reuse="seat")}
+    bots.seat_together(mixed)  # other settings: no team; only seat 2 is left, alone
+    assert len({id(mixed[s].kept_tree()) for s in (1, 2, 3)}) == 3
+    assert bots.make(game, "ismcts", seat=1, reuse="off").kept_tree() is None
+
+
+def test_reuse_goes_on_from_the_teammates_search_and_restart_forgets() -> None:
+    game = games.load("police07", players=4)
+    team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=200) for s in range(4)}
+    bots.seat_together(team)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply(state.chance_outcomes()[0][0])
+    totals: list[int] = []
+    while state.current_player() != 0 or not totals:
+        seat = state.current_player()
+        bot = team[seat]
+        state.apply(bot.step(state.view(seat)))
+        if seat != 0 and bot.last is not None:
+            totals.append(sum(s.visits for s in bot.last.stats))
+    assert totals[0] == 200 and max(totals[1:]) > 200  # later detectives start from visits
+    for seat, bot in team.items():
+        bot.restart(game.new_initial_state().view(seat))
+    tree = team[1].kept_tree()
+    assert tree is not None and tree.table is None
+
+
+def test_reuse_keeps_seeded_games_reproducible() -> None:
+    game = games.load("police07", players=3)
+
+    def play_once() -> list[int]:
+        seats = {s: bots.make(game, "ismcts", seat=s, rng=10 + s, iterations=60) for s in range(3)}
+        bots.seat_together(seats)
+        for s, b in seats.items():
+            b.restart(game.new_initial_state().view(s))
+        state = game.new_initial_state()
+        rng = np.random.default_rng(4)
+        while not state.is_terminal() and len(state.history) < 40:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
+                continue
+            seat = state.current_player()
+            state.apply(seats[seat].step(state.view(seat)))
+        return list(state.history)
+
+    assert play_once() == play_once()

@@ -437,6 +437,14 @@ def rooted_pairs(game: Any, seed: int) -> tuple[Any, Any, list[int], list[int], 
     return roots[0], roots[1], a.history[root:], b.history[root:], root
 
 
+def twin_sims(state: Any, tables: SimTables) -> list[Any]:
+    """Simulators of ``state``: the pure one, and the compiled one when built."""
+    sims: list[Any] = [P07Sim.from_state(state, tables)]
+    if compiled is not None:
+        sims.append(compiled.P07Sim.from_state(state, tables))
+    return sims
+
+
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_equal_detective_views_give_equal_keys(players: int) -> None:
     game = solver.games.load("police07", players=players, voluntary_show=True)
@@ -444,9 +452,8 @@ def test_equal_detective_views_give_equal_keys(players: int) -> None:
     differ = 0
     for seed in range(60):
         root_a, root_b, rest_a, rest_b, _ = rooted_pairs(game, seed)
-        sims = [P07Sim.from_state(root_a, tables), P07Sim.from_state(root_b, tables)]
-        if compiled is not None:
-            sims += [compiled.P07Sim.from_state(root_a, tables), compiled.P07Sim.from_state(root_b, tables)]
+        # pure A, pure B, then compiled A, compiled B: sim k follows history k % 2
+        sims = [sim for pair in zip(twin_sims(root_a, tables), twin_sims(root_b, tables)) for sim in pair]
         states = [root_a.clone(), root_b.clone()]
         for i in range(len(rest_a) + 1):
             assert states[0].view(1) == states[1].view(1)
@@ -475,6 +482,35 @@ def test_equal_factor_views_give_equal_keys() -> None:
                 sim.apply(action)
             assert sims[0].key(0) == sims[1].key(0)
             assert sims[0].key(1) == sims[1].key(1)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_root_keys_chain_across_decisions(players: int) -> None:
+    # Tree reuse rests on this: a sim rooted at an earlier position, fed the actions played since,
+    # has the detectives' key a sim rooted at the later position has, on both twins. Dr. Factor's
+    # key is per path from the root (module docstring), so it chains only where nothing was played.
+    game = solver.games.load("police07", players=players, voluntary_show=True)
+    tables = SimTables.build(game)
+    checked = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        state = after_setup(game, rng)
+        roots = twin_sims(state, tables)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+            state.apply(action)
+            for sim in roots:
+                sim.apply(action)
+            if state.is_terminal() or rng.random() > 0.3:
+                continue
+            fresh = twin_sims(state, tables)
+            for seat in range(1, players):
+                assert len({sim.key(seat) for sim in roots + fresh}) == 1, (seed, seat)
+            assert len({sim.key(0) for sim in fresh}) == 1
+            assert {sim.key(0) for sim in roots}.isdisjoint(sim.key(0) for sim in fresh)
+            checked += 1
+    assert checked > 100
 
 
 def test_keys_track_whose_information_set() -> None:

@@ -278,6 +278,7 @@ def play_game(game: Game, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecor
         seat: bots.make(game, seats[seat].name, seat=seat, rng=children[seat], **seats[seat].options)
         for seat in range(n)
     }
+    bots.seat_together(players)
     state = game.new_initial_state()
     # A bot's clock runs inside every call it gets (restart, step, inform): a bot may do its
     # thinking, e.g. a belief update, when it is informed rather than when asked to move. Building

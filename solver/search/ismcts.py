@@ -55,6 +55,14 @@ Floating point is the same on both sides: the same IEEE double operations in the
 ``log``/``sqrt`` are what Python's ``math`` calls; the kernel keeps the compiler from fusing the UCB
 multiply-add), totals summed in the same order. Keys are compared as unsigned 64-bit ints.
 
+Tree reuse. Given a :class:`SearchTree`, a search keeps its nodes and statistics for the next
+search that gets the same tree: when the first iteration's root key is already a node of the tree,
+the search goes on from that node with everything earlier searches learnt below it (a later
+decision of the same game, whose keys chain, finds the node its predecessors reached); when it is
+not, or the tree holds more than ``max_nodes`` nodes, the tree is emptied first. Both engines keep
+their own tree; a tree that changes engine starts empty. Statistics then count every search the
+root has seen, and ``SearchResult.nodes`` is the tree's size.
+
 Edges are per information set, not per path: a node's statistics pool every path and every
 determinization that reaches it (the information-set graph of Cowling et al.). Values are the mean
 of the sim's returns for the node's seat, so with rewards in [0, 1] (win = 1) a root value is the
@@ -65,6 +73,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -179,6 +188,33 @@ class SearchResult:
         )
 
 
+class SearchTree:
+    """A search tree kept between searches (tree reuse; see the module docstring).
+
+    Pass the same tree to consecutive :func:`run_search` calls of one game; with ``max_nodes``
+    the memory stays bounded (about 250 bytes a node in the kernel).
+    """
+
+    def __init__(self, max_nodes: int = 1_000_000) -> None:
+        bad = isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+        if bad or not 1 <= max_nodes <= MAX_ITERATIONS:
+            raise ConfigError(f"ismcts: max_nodes must be an int in 1..{MAX_ITERATIONS}, not {max_nodes!r}")
+        self.max_nodes = max_nodes
+        #: the engine's tree: the pure reference's dict, or the kernel's C arrays
+        self.table: Any = None
+        self.engine: str | None = None
+
+    def holding(self, engine: str, fresh: Callable[[], Any]) -> Any:
+        """The engine's table, new (from ``fresh``) when the tree last served another engine."""
+        if self.engine != engine or self.table is None:
+            self.table, self.engine = fresh(), engine
+        return self.table
+
+    def clear(self) -> None:
+        """Forget everything (the next search starts from an empty tree)."""
+        self.table, self.engine = None, None
+
+
 class _Edge:
     """One action's counters at one node."""
 
@@ -196,17 +232,21 @@ def search(
     budget: Budget,
     rng: SplitMix64,
     params: SearchParams | None = None,
+    keep: SearchTree | None = None,
 ) -> SearchResult:
     """Run ISMCTS for ``root_seat`` (the pure-Python reference; the module docstring has the steps).
 
-    ``rng`` is advanced by every draw, exactly as the compiled kernel advances it.
+    ``rng`` is advanced by every draw, exactly as the compiled kernel advances it. ``keep``: a tree
+    kept between searches (tree reuse).
     """
     p = params or SearchParams()
     c, max_depth, check_every = float(p.c), p.max_playout_depth, p.check_every
     searcher_keys = p.keys == "searcher"
     limit = budget.iterations
     seconds = budget.seconds
-    tree: dict[tuple[Seat, int], dict[Action, _Edge]] = {}
+    tree: dict[tuple[Seat, int], dict[Action, _Edge]] = {} if keep is None else keep.holding("pure", dict)
+    if len(tree) > (keep.max_nodes if keep is not None else MAX_ITERATIONS):
+        tree.clear()
     root: dict[Action, _Edge] | None = None
     root_key = 0
     log, sqrt = math.log, math.sqrt
@@ -232,6 +272,9 @@ def search(
             if not path:
                 if root is None:
                     root_key = key
+                    root = tree.get((seat, key))
+                    if root is None:
+                        tree.clear()  # a kept tree without this root is of another position
                 elif key != root_key:
                     raise BadStateError(
                         f"ismcts: a determinization left the root information set (key {key} != {root_key})"
@@ -318,21 +361,23 @@ def run_search(
     rng: SplitMix64,
     params: SearchParams | None = None,
     engine: Engine = "auto",
+    keep: SearchTree | None = None,
 ) -> SearchResult:
     """Search with the compiled kernel when it is built and the determinizer is compiled, else in Python.
 
     ``engine="pure"`` forces the reference; ``engine="compiled"`` forces the kernel (a Python
     determinizer is then wrapped, so its sims run through Python calls: for equality tests, not speed).
+    ``keep``: a tree kept between searches (tree reuse).
     """
     if engine not in ("auto", "pure", "compiled"):
         raise ConfigError(f"ismcts: engine must be 'auto', 'pure' or 'compiled', not {engine!r}")
     kernel = load_ext("ismcts")
     compiled_sims = kernel is not None and is_compiled_determinizer(determinizer)
     if engine == "pure" or (engine == "auto" and not compiled_sims):
-        return search(determinizer, root_seat, budget, rng, params)
+        return search(determinizer, root_seat, budget, rng, params, keep)
     if kernel is None:
         raise ConfigError("ismcts: the compiled kernel is not built (or COPSOLVER_PUREPYTHON=1 is set)")
-    return _kernel_search(kernel, determinizer, root_seat, budget, rng, params or SearchParams())
+    return _kernel_search(kernel, determinizer, root_seat, budget, rng, params or SearchParams(), keep)
 
 
 def _kernel_search(
@@ -342,8 +387,10 @@ def _kernel_search(
     budget: Budget,
     rng: SplitMix64,
     params: SearchParams,
+    keep: SearchTree | None,
 ) -> SearchResult:
     det = determinizer if is_compiled_determinizer(determinizer) else kernel.PyDeterminizer(determinizer)
+    table = None if keep is None else keep.holding("compiled", kernel.Tree)
     raw = kernel.search(
         det,
         root_seat,
@@ -354,6 +401,8 @@ def _kernel_search(
         params.max_playout_depth,
         params.check_every,
         params.keys == "searcher",
+        table,
+        MAX_ITERATIONS if keep is None else keep.max_nodes,
     )
     error = raw["error"]
     if error:

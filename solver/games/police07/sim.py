@@ -28,13 +28,19 @@ Information-set keys (``key(seat)``), 64-bit, rolled forward in ``apply`` by
            END | winner << 8 | Factor's stop     the public key, once the game is over (he is
                                                  shown at the end)
 
-Root keys come from the loaded state. The detectives' key is ``stable_hash`` of the game config and
-the public history (the ``history`` of any detective's view: detectives have no private facts, so
-one key serves every detective seat; the search tells seats apart by ``(seat, key)``). Dr.
-Factor's root key is ``mix_key(public root, ROOT_STOP | his stop)``: his options from here on depend
-only on the public history and where he stands, so determinizations that put him on different stops
-are different information sets for him, and equal views of his give equal keys. Keys are comparable
-among simulators rooted at the same position (one search); a position loaded later roots afresh.
+Root keys come from the loaded state. The detectives' key is chained (:func:`public_root_key`): it
+is the key a simulator rooted at the end of set-up reaches by applying the game's actions, so a
+simulator rooted at an earlier position of the same game reaches a later root's key by applying the
+actions played in between, and a search tree kept between decisions (tree reuse,
+:class:`solver.search.ismcts.SearchTree`) finds the new root among its nodes. Detectives have no
+private facts, so one key serves every detective seat (the search tells seats apart by ``(seat,
+key)``). Dr. Factor's root key is ``mix_key(public root, ROOT_STOP | his stop)``: his options from
+here on depend only on the public history and where he stands, so determinizations that put him on
+different stops are different information sets for him, and equal views of his give equal keys. His
+key then rolls in every action as played, so his nodes are per path from the root (an ordinary tree,
+as Nijssen & Winands' hider searches): his keys do not chain across decisions, and paths that reach
+the same stop stay apart. (Merging them, a transposition table for him, made the ``nw2012`` Dr.
+Factor much stronger in a seeded test: bench/results/README.md.)
 
 The public possible-location set (``possible``, a stop bitset) is kept as
 :func:`solver.belief.locations.track_factor` keeps it: a Factor move spreads it one link along the
@@ -353,6 +359,36 @@ _FIELDS: Final = tuple(f.name for f in dataclasses.fields(RootFields))
 
 def root_fields(state: Police07State, tables: SimTables) -> RootFields:
     """Flatten ``state`` for a simulator; BadStateError before set-up is done or for another game."""
+    return _flatten(state, tables, public_root_key(state, tables))
+
+
+def public_root_key(state: Police07State, tables: SimTables) -> int:
+    """The detectives' key of ``state`` (after set-up), chained from the end of set-up.
+
+    ``stable_hash`` of the config and the set-up's public history, then every later action rolled
+    in by a simulator exactly as in search. So a simulator rooted at an earlier position of the
+    game reaches this key by applying the actions played since: a search tree kept from an
+    earlier decision finds the new root among its nodes (tree reuse). Equal detective views give
+    equal keys, whatever Dr. Factor's hidden path (a move rolls in its ticket, not his stop).
+    """
+    game = state.game
+    setup = game.new_initial_state()
+    played = state.history
+    i = 0
+    while setup.phase not in (FACTOR_PHASE, DETECTIVE_PHASE, OVER) and i < len(played):
+        setup.apply_unchecked(played[i])
+        i += 1
+    view = setup.view(1).to_json()  # any detective's: they all see the same
+    sim = P07Sim.from_fields(
+        _flatten(setup, tables, stable_hash({"config": game.config(), "history": view["history"]})),
+        tables,
+    )
+    for action in played[i:]:
+        sim.apply(action)
+    return sim.key_public
+
+
+def _flatten(state: Police07State, tables: SimTables, public: int) -> RootFields:
     if state.game != tables.game:
         raise BadStateError(
             f"p07 sim: the state's game {state.game.config()!r} is not the tables' {tables.game.config()!r}"
@@ -369,7 +405,6 @@ def root_fields(state: Police07State, tables: SimTables) -> RootFields:
         if piece != 0 and stop == state.pos[0]:
             capturer = piece
     view = state.view(1).to_json()  # any detective's: they all see the same
-    public = stable_hash({"config": state.game.config(), "history": view["history"]})
     if not tables.track_possible:
         possible = 0
     elif state.winner >= 0:
