@@ -272,24 +272,24 @@ def test_free_start_placements_are_played_by_the_heuristic() -> None:
 # --- tree reuse ----------------------------------------------------------------------------------
 def test_reuse_team_shares_one_tree_among_the_detectives_seated_together() -> None:
     game = games.load("police07", players=4)
-    team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=30) for s in range(4)}
+    team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=30, reuse="team") for s in range(4)}
     trees = [b.kept_tree() for b in team.values()]
     assert trees[0] is None  # Dr. Factor's keys do not chain: nothing to keep
     assert len({id(t) for t in trees[1:]}) == 3 and None not in trees[1:]  # apart: each its own
     bots.seat_together(team)
     trees = [b.kept_tree() for b in team.values()]
     assert trees[1] is trees[2] is trees[3] and trees[0] is None
-    mixed = {0: team[0], 1: bots.make(game, "ismcts", seat=1, rng=1, iterations=31),
-             2: bots.make(game, "ismcts", seat=2, rng=2, iterations=30),
+    mixed = {0: team[0], 1: bots.make(game, "ismcts", seat=1, rng=1, iterations=31, reuse="team"),
+             2: bots.make(game, "ismcts", seat=2, rng=2, iterations=30, reuse="team"),
              3: bots.make(game, "ismcts", seat=3, rng=3, iterations=30, reuse="seat")}
     bots.seat_together(mixed)  # other settings: no team; only seat 2 is left, alone
     assert len({id(mixed[s].kept_tree()) for s in (1, 2, 3)}) == 3
-    assert bots.make(game, "ismcts", seat=1, reuse="off").kept_tree() is None
+    assert bots.make(game, "ismcts", seat=1).kept_tree() is None  # off by default
 
 
 def test_reuse_goes_on_from_the_teammates_search_and_restart_forgets() -> None:
     game = games.load("police07", players=4)
-    team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=200) for s in range(4)}
+    team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=200, reuse="team") for s in range(4)}
     bots.seat_together(team)
     state = game.new_initial_state()
     while state.is_chance_node():
@@ -312,7 +312,8 @@ def test_reuse_keeps_seeded_games_reproducible() -> None:
     game = games.load("police07", players=3)
 
     def play_once() -> list[int]:
-        seats = {s: bots.make(game, "ismcts", seat=s, rng=10 + s, iterations=60) for s in range(3)}
+        seats = {s: bots.make(game, "ismcts", seat=s, rng=10 + s, iterations=60, reuse="team")
+                 for s in range(3)}
         bots.seat_together(seats)
         for s, b in seats.items():
             b.restart(game.new_initial_state().view(s))
