@@ -84,3 +84,36 @@ def test_ismcts_iterations(benchmark: Any, engine: str, role: str) -> None:
         benchmark.extra_info["interleaved_pure_iterations_per_s"] = round(pure, 1)
         benchmark.extra_info["interleaved_compiled_iterations_per_s"] = round(compiled, 1)
         benchmark.extra_info["speedup"] = round(compiled / pure, 1)
+
+
+def bot_rate(name: str, view: View, iterations: int) -> float:
+    """Iterations per second of bot ``name``'s own search setup (determinizer and parameters) on
+    ``view``, the determinizer built once, as in a game (its belief is computed once a search)."""
+    import bots
+
+    bot = bots.make(view.game, name, seat=view.seat, rng=0)
+    det = bot.determinizer(view)  # type: ignore[attr-defined]
+    start = time.perf_counter()
+    run_search(det, view.seat, Budget(iterations=iterations), SplitMix64(0), bot.params)  # type: ignore[attr-defined]
+    return iterations / (time.perf_counter() - start)
+
+
+@pytest.mark.parametrize("role", ["detective", "factor"])
+def test_ismcts_against_nw2012_iterations(benchmark: Any, role: str) -> None:
+    """Equal time turns into iterations: each bot's own simulator options (ismcts's Dr. Factor keeps
+    the possible set for his playout detectives and does not filter his moves; nw2012 does not keep
+    it and filters), on one position, interleaved best of three; ``ratio`` = ismcts / nw2012."""
+    view = position(role)
+    if not kernel_available():
+        pytest.skip("the compiled ISMCTS kernel is not built")
+    n = ITERATIONS["compiled"] * 4
+    result = benchmark(bot_rate, "ismcts", view, n)
+    ismcts = nw = 0.0
+    for _ in range(3):
+        ismcts = max(ismcts, bot_rate("ismcts", view, n))
+        nw = max(nw, bot_rate("nw2012", view, n))
+    assert result > 0 and ismcts > 0 and nw > 0
+    benchmark.extra_info["what"] = f"ismcts vs nw2012 search setups, {n} iterations, 6 players, {role} to act"
+    benchmark.extra_info["ismcts_iterations_per_s"] = round(ismcts, 1)
+    benchmark.extra_info["nw2012_iterations_per_s"] = round(nw, 1)
+    benchmark.extra_info["ratio"] = round(ismcts / nw, 3)
