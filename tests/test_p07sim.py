@@ -453,7 +453,8 @@ def test_equal_detective_views_give_equal_keys(players: int) -> None:
     for seed in range(60):
         root_a, root_b, rest_a, rest_b, _ = rooted_pairs(game, seed)
         # pure A, pure B, then compiled A, compiled B: sim k follows history k % 2
-        sims = [sim for pair in zip(twin_sims(root_a, tables), twin_sims(root_b, tables)) for sim in pair]
+        twins = zip(twin_sims(root_a, tables), twin_sims(root_b, tables), strict=True)
+        sims = [sim for pair in twins for sim in pair]
         states = [root_a.clone(), root_b.clone()]
         for i in range(len(rest_a) + 1):
             assert states[0].view(1) == states[1].view(1)
