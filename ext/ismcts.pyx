@@ -131,11 +131,6 @@ cdef class Tree:
         for i in range(self.cap_slots):
             self.slots[i] = -1
 
-    @property
-    def nodes(self):
-        """How many nodes the tree holds."""
-        return self.n_nodes
-
     def __dealloc__(self):
         free(self.nodes)
         free(self.edges)

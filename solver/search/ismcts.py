@@ -245,7 +245,7 @@ def search(
     limit = budget.iterations
     seconds = budget.seconds
     tree: dict[tuple[Seat, int], dict[Action, _Edge]] = {} if keep is None else keep.holding("pure", dict)
-    if len(tree) > (keep.max_nodes if keep is not None else MAX_ITERATIONS):
+    if keep is not None and len(tree) > keep.max_nodes:
         tree.clear()
     root: dict[Action, _Edge] | None = None
     root_key = 0
