@@ -189,6 +189,14 @@ class Police07ISMCTSBot(ISMCTSBot):
             "auto", str, "playout detectives chase: auto (a possible stop in Dr. Factor's search, "
             "his determinized stop in the detectives'), true (his stop) or belief (a possible stop)"
         ),
+        "factor_keys": Option(
+            "path", str, "Dr. Factor's nodes: path (one per path from the root) or stop (paths with the "
+            "same public history that reach the same stop share one: transpositions)"
+        ),
+        "tree": Option(
+            "actor", str, "whose information keys a node: actor (each seat's own, ISMCTS) or searcher "
+            "(the searching seat's, as Nijssen & Winands' single tree)"
+        ),
         # off: no measured gain at equal iterations (bench/results/README.md, "tree reuse").
         "reuse": Option(
             "off", str, "keep the search tree between decisions: team (as seat, and detective seats "
@@ -206,6 +214,14 @@ class Police07ISMCTSBot(ISMCTSBot):
             raise ConfigError(
                 f"ismcts bot: option 'chase' must be auto, true or belief, not {self.settings['chase']!r}"
             )
+        if self.settings["factor_keys"] not in ("path", "stop"):
+            raise ConfigError("ismcts bot: option 'factor_keys' must be path or stop, "
+                              f"not {self.settings['factor_keys']!r}")
+        if self.settings["tree"] not in ("actor", "searcher"):
+            raise ConfigError(
+                f"ismcts bot: option 'tree' must be actor or searcher, not {self.settings['tree']!r}"
+            )
+        self.params = dataclasses.replace(self.params, keys=self.settings["tree"])
         depth = self.settings["playout_depth"]
         if depth:
             self.params = dataclasses.replace(self.params, max_playout_depth=depth)
@@ -276,7 +292,8 @@ class Police07ISMCTSBot(ISMCTSBot):
 
         if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker
             raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {self.game.name!r}")
-        playout = {"epsilon": self.settings["epsilon"], "coalition_r": self.settings["coalition_r"]}
+        playout = {"epsilon": self.settings["epsilon"], "coalition_r": self.settings["coalition_r"],
+                   "factor_keys": self.settings["factor_keys"]}
         chase = self.settings["chase"]
         if chase == "auto":
             tables = SimTables.for_searcher(self.game, self.seat, **playout)

@@ -315,6 +315,10 @@ cdef inline void apply_action(const P07Consts* C, P07Core* s, int action) noexce
         factor_action(C, s, action)
     elif s.phase == DETECTIVE_PHASE:
         detective_action(C, s, action)
+    else:
+        return
+    if C.factor_keys_stop:
+        s.key_factor = mix_key(s.key_public, ROOT_STOP | <uint64_t>s.pos[0])
 
 
 cdef double seat_return(const P07Consts* C, const P07Core* s, int seat) noexcept nogil:
@@ -485,6 +489,7 @@ cdef class P07Tables:
         self.c.filter_moves = tables.filter_factor_moves
         self.c.joker_same_stop = tables.joker_filter == "same_stop"
         self.c.filter_tree = tables.filter_tree
+        self.c.factor_keys_stop = tables.factor_keys == "stop"
         self.c.max_depth = tables.max_depth
         self.c.track_possible = tables.track_possible
 

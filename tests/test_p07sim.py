@@ -36,6 +36,7 @@ from solver.games.police07 import codec
 from solver.games.police07.distances import detective_distances
 from solver.games.police07.sim import (
     OVER,
+    FactorKeys,
     P07Determinizer,
     P07Sim,
     SimTables,
@@ -83,14 +84,16 @@ MINI_CONFIGS: list[dict[str, Any]] = [
 POLICIES = [(0.0, "true", True, 0.25), (0.0, "belief", False, 0.0), (0.3, "belief", True, 0.5),
             (1.0, "true", False, 0.1), (0.6, "true", True, 0.9)]
 #: SimTables options with Nijssen & Winands' pieces: the filtered tree, the per-stop joker rule in
-#: playouts, and Dr. Factor's own ε (greedy on one side while the other explores, and both mixed).
+#: playouts, and Dr. Factor's own ε (greedy on one side while the other explores, and both mixed);
+#: the last two also key Dr. Factor per stop (``factor_keys="stop"``).
 NW_POLICIES: list[dict[str, Any]] = [
     {"epsilon": 0.0, "filter_tree": True, "joker_filter": "same_stop", "coalition_r": 0.1},
     {"epsilon": 0.0, "filter_tree": True, "chase": "belief"},
     {"epsilon": 1.0, "epsilon_factor": 0.0, "joker_filter": "same_stop", "coalition_r": 0.3},
     {"epsilon": 0.0, "epsilon_factor": 1.0, "filter_tree": True, "filter_factor_moves": False},
     {"epsilon": 0.3, "epsilon_factor": 0.6, "filter_tree": True, "joker_filter": "same_stop",
-     "chase": "belief", "coalition_r": 0.5},
+     "chase": "belief", "coalition_r": 0.5, "factor_keys": "stop"},
+    {"epsilon": 0.2, "factor_keys": "stop"},
 ]
 
 
@@ -337,6 +340,7 @@ def test_a_finished_game_loads_as_terminal() -> None:
         ({"epsilon_factor": "low"}, "epsilon_factor must be None or in"),
         ({"joker_filter": "none"}, "joker_filter must be 'all' or 'same_stop'"),
         ({"filter_tree": 1}, "filter_tree must be true or false"),
+        ({"factor_keys": "actor"}, "factor_keys must be 'path' or 'stop'"),
     ],
 )
 def test_bad_tables_options(options: dict[str, Any], message: str) -> None:
@@ -485,13 +489,14 @@ def test_equal_factor_views_give_equal_keys() -> None:
             assert sims[0].key(1) == sims[1].key(1)
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_root_keys_chain_across_decisions(players: int) -> None:
+@pytest.mark.parametrize(("players", "factor_keys"), [(2, "path"), (4, "path"), (6, "path"), (4, "stop")])
+def test_root_keys_chain_across_decisions(players: int, factor_keys: FactorKeys) -> None:
     # Tree reuse rests on this: a sim rooted at an earlier position, fed the actions played since,
     # has the detectives' key a sim rooted at the later position has, on both twins. Dr. Factor's
-    # key is per path from the root (module docstring), so it chains only where nothing was played.
+    # key per path from the root (module docstring) chains only where nothing was played; his key
+    # per stop (the public key and his stop) chains as the public key does.
     game = solver.games.load("police07", players=players, voluntary_show=True)
-    tables = SimTables.build(game)
+    tables = SimTables.build(game, factor_keys=factor_keys)
     checked = 0
     for seed in range(40):
         rng = np.random.default_rng(seed)
@@ -509,7 +514,10 @@ def test_root_keys_chain_across_decisions(players: int) -> None:
             for seat in range(1, players):
                 assert len({sim.key(seat) for sim in roots + fresh}) == 1, (seed, seat)
             assert len({sim.key(0) for sim in fresh}) == 1
-            assert {sim.key(0) for sim in roots}.isdisjoint(sim.key(0) for sim in fresh)
+            if factor_keys == "stop":
+                assert len({sim.key(0) for sim in roots + fresh}) == 1, seed
+            else:
+                assert {sim.key(0) for sim in roots}.isdisjoint(sim.key(0) for sim in fresh)
             checked += 1
     assert checked > 100
 

@@ -29,6 +29,7 @@ cdef struct P07Consts:
     bint filter_moves
     bint joker_same_stop     # the playout joker rule: joker_filter == "same_stop"
     bint filter_tree         # Dr. Factor's legal actions are NW-filtered
+    bint factor_keys_stop    # factor_keys == "stop": his key is (public key, his stop)
     int max_depth
     bint track_possible
 

@@ -37,10 +37,14 @@ private facts, so one key serves every detective seat (the search tells seats ap
 key)``). Dr. Factor's root key is ``mix_key(public root, ROOT_STOP | his stop)``: his options from
 here on depend only on the public history and where he stands, so determinizations that put him on
 different stops are different information sets for him, and equal views of his give equal keys. His
-key then rolls in every action as played, so his nodes are per path from the root (an ordinary tree,
-as Nijssen & Winands' hider searches): his keys do not chain across decisions, and paths that reach
-the same stop stay apart. (Merging them, a transposition table for him, made the ``nw2012`` Dr.
-Factor much stronger in a seeded test: bench/results/README.md.)
+key then follows ``SimTables.factor_keys``. With ``"path"`` it rolls in every action as played, so
+his nodes are per path from the root (an ordinary tree, as Nijssen & Winands' hider searches): his
+keys do not chain across decisions, and paths that reach the same stop stay apart. With ``"stop"``
+it is recomputed after every action as ``mix_key(public key, ROOT_STOP | his stop)``, the root
+key's formula: paths with the same public history that reach the same stop share his node (a
+transposition table for him). Nothing is lost by the merge: the rest of the game depends on his
+past stops only through what was shown, which the public key holds (bench/results/README.md
+measures both).
 
 The public possible-location set (``possible``, a stop bitset) is kept as
 :func:`solver.belief.locations.track_factor` keeps it: a Factor move spreads it one link along the
@@ -137,6 +141,8 @@ _JOKER_MOVE: Final = codec.JOKER_COMBO << 8  # the first joker move id
 _MOVE_END: Final = codec.MOVE_COMBOS << 8  # every move id is below (the other actions are above)
 
 JokerFilter = Literal["all", "same_stop"]
+#: How Dr. Factor's key follows his moves (``SimTables.factor_keys``, module docstring).
+FactorKeys = Literal["path", "stop"]
 
 
 def mix_key(key: int, code: int) -> int:
@@ -168,6 +174,8 @@ class SimTables:
     joker_filter: JokerFilter
     #: Dr. Factor's legal actions are the NW-filtered ones (:func:`nw_move_filter`)
     filter_tree: bool
+    #: Dr. Factor's keys: ``"path"`` (every action rolled in) or ``"stop"`` (public key and his stop)
+    factor_keys: FactorKeys
     max_depth: int
     track_possible: bool
     num_stops: int
@@ -203,6 +211,7 @@ class SimTables:
         epsilon_factor: float | None = None,
         joker_filter: JokerFilter = "all",
         filter_tree: bool = False,
+        factor_keys: FactorKeys = "path",
     ) -> SimTables:
         """The tables of ``game`` with these playout options (cached per game and options).
 
@@ -211,17 +220,20 @@ class SimTables:
         public possible-location set (needed by ``"belief"``). ``epsilon`` is the detectives'
         playout ε and ``epsilon_factor`` Dr. Factor's (None: ``epsilon``). ``joker_filter`` picks
         the playout joker rule of ``filter_factor_moves`` and ``filter_tree`` filters Dr. Factor's
-        legal actions (module docstring). The defaults are starting points for arena tuning, not
-        measured optima.
+        legal actions (module docstring). ``factor_keys`` is how Dr. Factor's key follows his
+        moves: per path or per stop (module docstring, "keys"). The defaults are starting points
+        for arena tuning, not measured optima.
         """
         # Checked before the cache, which would take 1 for True.
         _check_options(epsilon, coalition_r, chase, filter_factor_moves, max_depth, track_possible)
         _check_nw_options(epsilon_factor, joker_filter, filter_tree)
+        if factor_keys not in ("path", "stop"):
+            raise ConfigError(f"p07 sim: factor_keys must be 'path' or 'stop', not {factor_keys!r}")
         # None is resolved here, so leaving epsilon_factor out and passing epsilon's value share
         # one cache entry (and one compiled table).
         factor_eps = float(epsilon if epsilon_factor is None else epsilon_factor)
         return _build_tables(game, float(epsilon), float(coalition_r), chase, filter_factor_moves,
-                             max_depth, track_possible, factor_eps, joker_filter, filter_tree)
+                             max_depth, track_possible, factor_eps, joker_filter, filter_tree, factor_keys)
 
     @staticmethod
     def for_searcher(game: Police07Game, seat: Seat, **options: Any) -> SimTables:
@@ -267,6 +279,7 @@ def _check_nw_options(epsilon_factor: Any, joker_filter: Any, filter_tree: Any) 
 def _build_tables(
     game: Police07Game, epsilon: float, coalition_r: float, chase: str, filter_factor_moves: bool,
     max_depth: int, track_possible: bool, epsilon_factor: float, joker_filter: str, filter_tree: bool,
+    factor_keys: str,
 ) -> SimTables:
     board = game.board
     nbr = neighbour_masks(board)
@@ -295,6 +308,7 @@ def _build_tables(
         filter_factor_moves=filter_factor_moves,
         joker_filter="same_stop" if joker_filter == "same_stop" else "all",
         filter_tree=filter_tree,
+        factor_keys="stop" if factor_keys == "stop" else "path",
         max_depth=max_depth,
         track_possible=track_possible,
         num_stops=board.num_stops,
@@ -521,6 +535,10 @@ class P07Sim:
             self._factor_action(action)
         elif self.phase == DETECTIVE_PHASE:
             self._detective_action(action)
+        else:
+            return
+        if self.t.factor_keys == "stop":
+            self.key_factor = factor_root_key(self.key_public, self.pos[0])
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
