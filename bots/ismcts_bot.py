@@ -146,6 +146,21 @@ class ISMCTSBot(Bot):
 BELIEFS = ("filter", "categories", "uniform")
 #: What a Police 07 bot keeps of its search tree between decisions (option ``reuse``).
 REUSE = ("team", "seat", "off")
+#: The choices of the options ``chase``, ``factor_keys`` and ``tree`` (each also takes ``auto``).
+CHASES = ("true", "belief")
+FACTOR_KEYS = ("path", "stop")
+TREES = ("actor", "searcher")
+#: What ``auto`` means for those options, by role (key: the bot plays Dr. Factor). Dr. Factor
+#: searches one tree keyed by what he knows (so the detectives in it see where he is, as in Nijssen
+#: & Winands' hider search), merges paths that reach the same stop, and his playout detectives
+#: chase his stop. At equal iterations this escaped as often as the per-seat tree with
+#: belief-chasing playouts (161 against 156 of 210 seeded deals), and its playouts need not keep
+#: the possible set, so it runs more of them in the same time (bench/results/README.md, "Dr.
+#: Factor's search"). Detectives keep per-seat ISMCTS.
+ROLE_DEFAULTS: Mapping[bool, Mapping[str, str]] = {
+    True: {"chase": "true", "factor_keys": "stop", "tree": "searcher"},
+    False: {"chase": "true", "factor_keys": "path", "tree": "actor"},
+}
 
 
 class Police07ISMCTSBot(ISMCTSBot):
@@ -153,14 +168,18 @@ class Police07ISMCTSBot(ISMCTSBot):
 
     Determinizations draw Dr. Factor's hidden path from the detectives' possible-location sets.
     Playouts follow the simulator's policy: with probability ``epsilon`` a uniform move, otherwise
-    Dr. Factor flees and detectives chase. When the bot plays the detectives they chase his stop in
-    the determinization (``chase="true"``); when it plays Dr. Factor they chase a stop drawn from
-    the public possible set (``chase="belief"``): in his search they must not know where he is.
-    Detective rewards are shared with ``coalition_r`` (coalition reduction: a little less for a
-    teammate's capture). As detectives it draws his stop from ``belief``: ``filter`` (default) follows
-    his moves with a learnt model of how he moves (:mod:`solver.belief.location_filter`),
-    ``categories`` weighs the possible stops by location categories (:mod:`solver.belief.categories`),
-    ``uniform`` draws any possible stop. See :mod:`solver.games.police07.sim`.
+    Dr. Factor flees and detectives chase his stop (``chase="true"``; ``"belief"``: a stop drawn from
+    the public possible set). The detectives search per-seat information sets (``tree="actor"``,
+    Cowling, Powley & Whitehouse 2012's multiple-observer keys: Dr. Factor's nodes in their tree
+    are his information sets). Dr. Factor, who sees everything but the detectives' future choices,
+    searches a single tree keyed by his own information (``tree="searcher"``, their single-observer
+    ISMCTS), with his paths that reach the same stop merged (``factor_keys="stop"``); ``auto``
+    picks these by role (:data:`ROLE_DEFAULTS`). Detective rewards are shared with ``coalition_r``
+    (coalition reduction: a little less for a teammate's capture). As detectives it draws his stop from
+    ``belief``: ``filter`` (default) follows his moves with a learnt model of how he moves
+    (:mod:`solver.belief.location_filter`), ``categories`` weighs the possible stops by location
+    categories (:mod:`solver.belief.categories`), ``uniform`` draws any possible stop. See
+    :mod:`solver.games.police07.sim`.
     """
 
     description: ClassVar[str] = (
@@ -186,16 +205,16 @@ class Police07ISMCTSBot(ISMCTSBot):
             "a horizon: detectives then seek a capture within it, Dr. Factor to avoid one", 0, 10_000
         ),
         "chase": Option(
-            "auto", str, "playout detectives chase: auto (a possible stop in Dr. Factor's search, "
-            "his determinized stop in the detectives'), true (his stop) or belief (a possible stop)"
+            "auto", str, "playout detectives chase: auto (by role, see ROLE_DEFAULTS), true (his stop) "
+            "or belief (a stop drawn from the public possible set)"
         ),
         "factor_keys": Option(
-            "path", str, "Dr. Factor's nodes: path (one per path from the root) or stop (paths with the "
-            "same public history that reach the same stop share one: transpositions)"
+            "auto", str, "Dr. Factor's nodes: auto (by role), path (one per path from the root) or stop "
+            "(paths with the same public history that reach the same stop share one: transpositions)"
         ),
         "tree": Option(
-            "actor", str, "whose information keys a node: actor (each seat's own, ISMCTS) or searcher "
-            "(the searching seat's, as Nijssen & Winands' single tree)"
+            "auto", str, "whose information keys a node: auto (by role), actor (each seat's own, ISMCTS) "
+            "or searcher (the searching seat's, as Nijssen & Winands' single tree)"
         ),
         # off: no measured gain at equal iterations (bench/results/README.md, "tree reuse").
         "reuse": Option(
@@ -210,18 +229,16 @@ class Police07ISMCTSBot(ISMCTSBot):
         if not isinstance(game, Police07Game):
             raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {game.name!r}")
         super().__init__(game, seat, rng, **options)
-        if self.settings["chase"] not in ("auto", "true", "belief"):
-            raise ConfigError(
-                f"ismcts bot: option 'chase' must be auto, true or belief, not {self.settings['chase']!r}"
-            )
-        if self.settings["factor_keys"] not in ("path", "stop"):
-            raise ConfigError("ismcts bot: option 'factor_keys' must be path or stop, "
-                              f"not {self.settings['factor_keys']!r}")
-        if self.settings["tree"] not in ("actor", "searcher"):
-            raise ConfigError(
-                f"ismcts bot: option 'tree' must be actor or searcher, not {self.settings['tree']!r}"
-            )
-        self.params = dataclasses.replace(self.params, keys=self.settings["tree"])
+        for name, choices in (("chase", CHASES), ("factor_keys", FACTOR_KEYS), ("tree", TREES)):
+            if self.settings[name] not in ("auto", *choices):
+                raise ConfigError(f"ismcts bot: option {name!r} must be auto, {', '.join(choices)}, "
+                                  f"not {self.settings[name]!r}")
+        #: the search settings of this seat's role, ``auto`` resolved (:data:`ROLE_DEFAULTS`)
+        self.role_settings: dict[str, str] = {
+            name: ROLE_DEFAULTS[seat == 0][name] if self.settings[name] == "auto" else self.settings[name]
+            for name in ROLE_DEFAULTS[True]
+        }
+        self.params = dataclasses.replace(self.params, keys=self.role_settings["tree"])
         depth = self.settings["playout_depth"]
         if depth:
             self.params = dataclasses.replace(self.params, max_playout_depth=depth)
@@ -231,8 +248,8 @@ class Police07ISMCTSBot(ISMCTSBot):
         reuse = self.settings["reuse"]
         if reuse not in REUSE:
             raise ConfigError(f"ismcts bot: option 'reuse' must be one of {', '.join(REUSE)}, not {reuse!r}")
-        # Dr. Factor's keys are per path from the root (solver/games/police07/sim.py), so a tree
-        # kept from his last decision never holds his next root: only detectives keep one.
+        # Tree reuse was measured for the detectives only (bench/results/README.md): Dr. Factor
+        # keeps no tree (with factor_keys="path" his next root is never in it anyway).
         self._tree: SearchTree | None = None if reuse == "off" or seat == 0 else SearchTree()
 
     def meet(self, table: Mapping[Seat, Bot]) -> None:
@@ -292,13 +309,11 @@ class Police07ISMCTSBot(ISMCTSBot):
 
         if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker
             raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {self.game.name!r}")
-        playout = {"epsilon": self.settings["epsilon"], "coalition_r": self.settings["coalition_r"],
-                   "factor_keys": self.settings["factor_keys"]}
-        chase = self.settings["chase"]
-        if chase == "auto":
-            tables = SimTables.for_searcher(self.game, self.seat, **playout)
-        else:
-            tables = SimTables.build(self.game, chase=chase, **playout)
+        role = self.role_settings
+        # Only the belief chase reads the sim's possible set; not tracking it saves time per playout.
+        tables = SimTables.build(self.game, epsilon=self.settings["epsilon"],
+                                 coalition_r=self.settings["coalition_r"], chase=role["chase"],
+                                 factor_keys=role["factor_keys"], track_possible=role["chase"] == "belief")
         belief = None
         if self.seat != 0 and self.settings["belief"] == "filter":
             from solver.belief.location_filter import filtered_belief

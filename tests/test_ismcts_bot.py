@@ -51,7 +51,9 @@ def test_generic_bot_on_a_game_without_its_own() -> None:
         ({"c": -0.1}, "'c' must be in"),
         ({"coalition_r": 1.0}, "'coalition_r' must be in"),
         ({"depth": 3}, "unknown option 'depth'"),
-        ({"chase": "psychic"}, "'chase' must be auto, true or belief"),
+        ({"chase": "psychic"}, "'chase' must be auto, true, belief"),
+        ({"factor_keys": "route"}, "'factor_keys' must be auto, path, stop"),
+        ({"tree": "forest"}, "'tree' must be auto, actor, searcher"),
         ({"belief": "oracle"}, "'belief' must be one of filter, categories, uniform"),
         ({"playout_depth": -1}, "'playout_depth' must be in"),
         ({"reuse": "always"}, "'reuse' must be one of team, seat, off"),
@@ -62,27 +64,34 @@ def test_bad_options(options: dict[str, Any], message: str) -> None:
         bots.make("police07", "ismcts", seat=0, **options)
 
 
-@pytest.mark.parametrize(("seat", "chase", "expected"), [
-    (0, "auto", "belief"), (1, "auto", "true"), (1, "belief", "belief"), (0, "true", "true"),
+@pytest.mark.parametrize(("seat", "options", "expected"), [
+    # auto, by role: Dr. Factor's single tree with transpositions, the detectives' per-seat ISMCTS
+    (0, {}, ("true", "stop", "searcher", False)),
+    (1, {}, ("true", "path", "actor", False)),
+    (1, {"chase": "belief"}, ("belief", "path", "actor", True)),
+    (0, {"chase": "belief", "tree": "actor", "factor_keys": "path"}, ("belief", "path", "actor", True)),
+    (2, {"tree": "searcher", "factor_keys": "stop"}, ("true", "stop", "searcher", False)),
 ])
-def test_chase_option_picks_the_playout_chase(
-    seat: int, chase: str, expected: str, monkeypatch: pytest.MonkeyPatch
+def test_role_options_pick_the_search(
+    seat: int, options: dict[str, str], expected: tuple[str, str, str, bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """auto: Dr. Factor's search chases a possible stop, the detectives' his stop; else as asked."""
+    """chase, factor_keys and tree resolve ``auto`` by role and reach the sim tables and the search;
+    the sim keeps the possible set only for the belief chase, which reads it."""
     from solver.games.police07 import sim
 
-    seen: list[str] = []
+    seen: list[tuple[str, str, bool]] = []
 
     def spy(game: Any, view: Any, tables: Any, belief: Any = None) -> Any:
-        seen.append(tables.chase)
+        seen.append((tables.chase, tables.factor_keys, tables.track_possible))
         return sim.P07Determinizer(game, view, tables, belief)
 
     monkeypatch.setattr(sim, "make_determinizer", spy)
     state = police_state(PREFIX)
-    bots.make(GAME, "ismcts", seat=seat, rng=0, chase=chase).determinizer(state.view(seat))
-    assert seen == [expected]
-
-
+    bot = bots.make(GAME, "ismcts", seat=seat, rng=0, **options)
+    bot.determinizer(state.view(seat))
+    chase, keys, tree, tracked = expected
+    assert seen == [(chase, keys, tracked)]
+    assert bot.params.keys == tree
 @pytest.mark.parametrize(("belief", "module", "name"), [
     ("filter", "solver.belief.location_filter", "filtered_belief"),
     ("categories", "solver.belief.categories", "category_weights"),
