@@ -16,16 +16,27 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction
 from bots.registry import ANY_GAME, register
 from solver.core import Action, ConfigError, Game, Seat, State, View
-from solver.search.ismcts import MAX_ITERATIONS, Budget, SearchParams, SearchResult, SearchTree, run_search
+from solver.search.ismcts import (
+    MAX_ITERATIONS,
+    Budget,
+    NodeKeys,
+    SearchParams,
+    SearchResult,
+    SearchTree,
+    run_search,
+)
 from solver.search.rng import SplitMix64
 from solver.search.sim import Determinizer, ResampleDeterminizer, StateSim
+
+if TYPE_CHECKING:
+    from solver.games.police07.sim import Chase, FactorKeys
 
 
 class WinLossSim(StateSim):
@@ -238,7 +249,7 @@ class Police07ISMCTSBot(ISMCTSBot):
             name: ROLE_DEFAULTS[seat == 0][name] if self.settings[name] == "auto" else self.settings[name]
             for name in ROLE_DEFAULTS[True]
         }
-        self.params = dataclasses.replace(self.params, keys=self.role_settings["tree"])
+        self.params = dataclasses.replace(self.params, keys=cast(NodeKeys, self.role_settings["tree"]))
         depth = self.settings["playout_depth"]
         if depth:
             self.params = dataclasses.replace(self.params, max_playout_depth=depth)
@@ -312,8 +323,9 @@ class Police07ISMCTSBot(ISMCTSBot):
         role = self.role_settings
         # Only the belief chase reads the sim's possible set; not tracking it saves time per playout.
         tables = SimTables.build(self.game, epsilon=self.settings["epsilon"],
-                                 coalition_r=self.settings["coalition_r"], chase=role["chase"],
-                                 factor_keys=role["factor_keys"], track_possible=role["chase"] == "belief")
+                                 coalition_r=self.settings["coalition_r"], chase=cast("Chase", role["chase"]),
+                                 factor_keys=cast("FactorKeys", role["factor_keys"]),
+                                 track_possible=role["chase"] == "belief")
         belief = None
         if self.seat != 0 and self.settings["belief"] == "filter":
             from solver.belief.location_filter import filtered_belief
