@@ -2,7 +2,7 @@
 
 The generic ``ismcts`` bot (:mod:`bots.ismcts_bot`) runs on any game but pays, at every iteration,
 a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree node, a full view
-(~1 ms). This bot keeps the same kernel and statistics and changes three things:
+(~1 ms). This bot keeps the same kernel and statistics and changes four things:
 
 1. **Determinizations from the posterior.** Once per search it draws a pool of ``worlds`` full
    states with the game's resampler, whose Integrity deal comes from the exact posterior of
@@ -17,14 +17,26 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    the hash is extended by the new actions only. Each node is keyed by the acting seat's own key
    (``SearchParams.keys="actor"``): an opponent's choices are grouped by what *that* opponent
    knows, not by the true deal, as in multiple-observer ISMCTS (Cowling et al. 2012, section 5).
-3. **A playout policy for a game of windows.** Uniform playouts spend ~420 actions a game, mostly
-   Equipment windows, and rarely shoot. Here playouts pass in every window, announce ``shoot``
-   when the Gun points at the other team (0.9; never at a teammate), else ``arm`` (0.7), else a
-   uniform action, and aim at a seat of the other team (0.8) or uniformly. Playouts know the
-   determinized deal, so every playout seat plays with the teams in view. This is a model of play after
-   the tree, not a claim about good play: Equipment is left to the tree. Since every playout seat
-   passes, a playout's first pass closes the whole window (``GCBCState.close_window_unchecked``),
-   which skips most of a game's steps (2.4x more iterations a second).
+3. **Playouts on each seat's own view** (``playout=heuristic``, the default). After the tree every
+   seat, the searching one too, takes the ``heuristic`` bot's best action for *its own view* of the
+   determinized state, ties broken by the search's SplitMix64 stream: the policy of the ``rollout``
+   bot (:func:`bots.gcbc_rollout.heuristic_action` on :class:`bots.gcbc_rollout.SeatViews`, the
+   views extended action by action rather than rebuilt). A simulated seat thus knows only what it
+   saw, so an investigation informs it and a card turned face up tells it something; the tree's
+   opponent nodes are keyed by each opponent's own observations (item 2), so tree and playouts
+   both treat every seat as an observer with its own information (multiple-observer ISMCTS,
+   Cowling et al. 2012, section 5). Chance in playouts (Equipment draws) is drawn by its
+   probabilities from the same stream. A playout costs what a rollout of the ``rollout`` bot costs
+   (~14 ms from mid-game at 6 players), ~10x fewer iterations a second than the light policy.
+
+   ``playout=light`` keeps the earlier policy for experiments: playouts pass in every window,
+   announce ``shoot`` when the Gun points at the other team (0.9; never at a teammate), else
+   ``arm`` (0.7), else a uniform action, and aim at a seat of the other team (0.8) or uniformly.
+   It reads the determinized deal, so its seats play with the teams in view and the search values
+   no investigation and no concealment. Since every light seat passes, a playout's first pass
+   closes the whole window (``GCBCState.close_window_unchecked``), which skips most of a game's
+   steps. The heuristic policy may play Equipment in a window, so there each seat answers a window
+   itself and no window is closed early.
 
 4. **Heuristic pruning at the root.** Only the ``heuristic`` bot's best ``prune`` actions (and
    ``pass`` in a window) are searched, and the search chooses among them. A turn offers ~16
@@ -35,9 +47,10 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
 
 Decisions in an Equipment window (``pass`` or a play) get ``window_share`` of the budget: they are
 many (every seat, three windows a turn) and most are a plain pass. Concealment decisions (which own
-card to turn face up, how to lay cards out) are the ``heuristic`` bot's: playouts see the
-determinized deal, so a search values no hiding and would show cards at random (the
-non-locality and strategy-fusion limits of determinization, Long et al. 2010).
+card to turn face up, how to lay cards out) are the ``heuristic`` bot's. With ``playout=light``
+playouts see the determinized deal, so a search would value no hiding and show cards at random
+(the non-locality and strategy-fusion limits of determinization, Long et al. 2010); the heuristic
+playouts could in principle value hiding, but the tree over these decisions is left as it was.
 
 References: P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo Tree
 Search", IEEE TCIAIG 4(2), 2012, pp. 120-143. J. Long, N. R. Sturtevant, M. Buro and T. Furtak,
@@ -62,9 +75,13 @@ from solver.search.ismcts import Budget, SearchParams
 from solver.search.rng import SplitMix64
 
 if TYPE_CHECKING:
+    # bots.gcbc_rollout imports this module at its top, so at run time it is imported where used
+    from bots.gcbc_rollout import SeatViews
     from solver.games.gcbc.rules import GCBCState
 
 BELIEFS = ("full", "deduction", "uniform")
+#: Playout policies (option ``playout``): every seat by the heuristic on its own view, or the light one.
+PLAYOUTS = ("heuristic", "light")
 
 
 #: The option the GCBC search bots share: where deals come from.
@@ -82,6 +99,12 @@ def check_belief(bot: str, kind: Any) -> None:
     """ConfigError unless ``kind`` is one of :data:`BELIEFS`."""
     if kind not in BELIEFS:
         raise ConfigError(f"{bot} bot: option 'belief' must be one of {', '.join(BELIEFS)}, not {kind!r}")
+
+
+def check_playout(bot: str, kind: Any) -> None:
+    """ConfigError unless ``kind`` is one of :data:`PLAYOUTS`."""
+    if kind not in PLAYOUTS:
+        raise ConfigError(f"{bot} bot: option 'playout' must be one of {', '.join(PLAYOUTS)}, not {kind!r}")
 
 
 def posterior_for(game: Game, view: View, kind: str) -> Any:
@@ -110,17 +133,33 @@ def observe(state: Any, seat: Seat, start: int, h: int) -> int:
 class GCBCSim(WinLossSim):
     """The Python rules as a search sim: win/loss returns, running keys, the playout policy above."""
 
-    def __init__(self, state: Any, hashes: list[int | None] | None = None,
-                 upto: list[int] | None = None) -> None:
+    def __init__(self, state: Any, playout: str = "heuristic", *, hashes: list[int | None] | None = None,
+                 upto: list[int] | None = None, views: SeatViews | None = None) -> None:
         super().__init__(state)
+        check_playout("ismcts", playout)
         n = state.game.num_players
+        self.playout = playout
         self._hashes: list[int | None] = hashes if hashes is not None else [None] * n
         self._upto: list[int] = upto if upto is not None else [0] * n
-        #: the last default_action was a window pass: applying it closes the whole window
+        #: every seat's view along this line of play, for the heuristic playouts (None: light ones)
+        self._views: SeatViews | None = None
+        if playout == "heuristic":
+            from bots.gcbc_rollout import SeatViews
+
+            self._views = views if views is not None else SeatViews(n)
+        #: the last default_action was a light window pass: applying it closes the whole window
         self._skip = False
         #: the root's candidate actions (heuristic pruning) and the root's history length
         self._allowed: frozenset[Action] | None = None
         self._root_len = -1
+
+    def prepare(self) -> None:
+        """Fill every seat's key (and, for heuristic playouts, its view history) now, so that copies
+        extend them by the actions since rather than rebuild them from the start."""
+        for seat in range(self.num_players):
+            self.key(seat)
+            if self._views is not None:
+                self._views.settle(cast("GCBCState", self.state), seat)
 
     def restrict_root(self, allowed: frozenset[Action] | None) -> None:
         """Offer only ``allowed`` (those legal) at the current position; None: every legal action."""
@@ -135,7 +174,7 @@ class GCBCSim(WinLossSim):
         return legal
 
     def apply(self, action: Action) -> None:
-        """Apply ``action``; a playout's window pass closes the window at once (all pass)."""
+        """Apply ``action``; a light playout's window pass closes the window at once (all pass)."""
         from solver.games.gcbc import codec
 
         if self._skip and action == codec.PASS:
@@ -159,17 +198,26 @@ class GCBCSim(WinLossSim):
         return h
 
     def default_action(self, rng: SplitMix64) -> Action:
-        """The playout policy (module docstring, item 3)."""
-        from solver.games.gcbc import codec, ops
-
+        """The playout policy (module docstring, item 3); chance by its probabilities."""
         st = cast("GCBCState", self.state)
         seat = st.current_player()
         if seat == CHANCE:
             return super().default_action(rng)
+        if self._views is not None:
+            from bots.gcbc_rollout import heuristic_action
+
+            return heuristic_action(st, self._views, rng)
+        return self._light_action(st, seat, rng)
+
+    def _light_action(self, st: GCBCState, seat: Seat, rng: SplitMix64) -> Action:
+        """``playout=light``: the policy that reads the determinized deal (module docstring, item 3)."""
+        from solver.games.gcbc import codec, ops
+
         legal = st.legal_actions()
         op = st.stack[-1][0]
         if op == ops.WINDOW and codec.PASS in legal:
-            # every playout seat passes, so the window ends here: apply() closes it in one step
+            # every light seat passes, so the window ends here: apply() closes it in one step. Only
+            # this policy may: a heuristic seat may answer a window with a card.
             self._skip = True
             return codec.PASS
         team = st.team(seat)
@@ -188,7 +236,9 @@ class GCBCSim(WinLossSim):
 
     def copy(self) -> GCBCSim:
         """An independent copy (the key caches are copied, not shared)."""
-        other = GCBCSim(self.state.clone(), list(self._hashes), list(self._upto))
+        views = None if self._views is None else self._views.copy()
+        other = GCBCSim(self.state.clone(), self.playout, hashes=list(self._hashes), upto=list(self._upto),
+                        views=views)
         other._allowed, other._root_len = self._allowed, self._root_len
         return other
 
@@ -197,12 +247,14 @@ class PoolDeterminizer:
     """Draws ``size`` worlds once (lazily, at the first sample) and hands out copies of them."""
 
     def __init__(self, game: Game, view: View, belief: Any | None, size: int,
-                 allowed: frozenset[Action] | None = None) -> None:
+                 allowed: frozenset[Action] | None = None, playout: str = "heuristic") -> None:
+        check_playout("ismcts", playout)
         self.game = game
         self.view = view
         self.belief = belief
         self.size = size
         self.allowed = allowed
+        self.playout = playout
         self.pool: list[GCBCSim] = []
 
     def sample(self, rng: SplitMix64) -> GCBCSim:
@@ -210,9 +262,8 @@ class PoolDeterminizer:
         if not self.pool:
             for _ in range(self.size):
                 np_rng = np.random.default_rng(rng.next())
-                world = GCBCSim(self.game.resample(self.view, np_rng, self.belief))
-                for seat in range(self.game.num_players):
-                    world.key(seat)  # filled once here, so copies extend the hash, not rebuild it
+                world = GCBCSim(self.game.resample(self.view, np_rng, self.belief), self.playout)
+                world.prepare()
                 world.restrict_root(self.allowed)
                 self.pool.append(world)
         return self.pool[rng.below(len(self.pool))].copy()
@@ -222,8 +273,9 @@ class GCBCISMCTSBot(ISMCTSBot):
     """ISMCTS over Good Cop Bad Cop with posterior determinizations and per-observer keys."""
 
     description: ClassVar[str] = (
-        "Information Set MCTS (Cowling et al. 2012) with determinizations from the exact posterior; "
-        "strength by --iterations or --seconds"
+        "multiple-observer Information Set MCTS (Cowling et al. 2012) with determinizations from the "
+        "exact posterior, playouts by the heuristic on each seat's own view; strength by --iterations "
+        "or --seconds"
     )
     options: ClassVar[Mapping[str, Option]] = {
         **_BUDGET_OPTIONS,
@@ -233,12 +285,15 @@ class GCBCISMCTSBot(ISMCTSBot):
         "prune": Option(4, int, "search only the heuristic's best N root actions (0: all of them)", 0, 64),
         "window_share": Option(0.25, float, "share of the budget for an Equipment-window decision",
                                0.01, 1.0),
+        "playout": Option("heuristic", str, "playout policy after the tree: heuristic (every seat by the "
+                          "heuristic on its own view, as the rollout bot) or light (faster; sees the deal)"),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
         check_gcbc("ismcts", game)
         super().__init__(game, seat, rng, **options)
         check_belief("ismcts", self.settings["belief"])
+        check_playout("ismcts", self.settings["playout"])
         self.params = SearchParams(c=self.settings["c"], keys="actor")
 
     def posterior(self, view: View) -> Any:
@@ -261,10 +316,10 @@ class GCBCISMCTSBot(ISMCTSBot):
     def determinizer(self, view: View) -> PoolDeterminizer:
         """A pool of worlds drawn from the posterior for ``view``, the root pruned by the heuristic."""
         return PoolDeterminizer(self.game, view, self.posterior(view), self.settings["worlds"],
-                                self.candidates(view))
+                                self.candidates(view), self.settings["playout"])
 
     def _concealment(self, legal: tuple[Action, ...]) -> bool:
-        """Which card to turn face up or how to lay cards out: hiding, which search cannot value."""
+        """Which card to turn face up or how to lay cards out: hiding, left to the heuristic (above)."""
         from solver.games.gcbc import codec
 
         return all(codec.FLIP <= a < codec.KEEP_CARD or codec.ARRANGE <= a < codec.KEEP_EQUIP for a in legal)

@@ -1,11 +1,12 @@
 """Rollout policy improvement for Good Cop Bad Cop (``rollout`` for gcbc): the heuristic, played out.
 
-The ``ismcts`` bot's playouts see the determinized deal, so every simulated seat plays with the
-teams in view: investigating is worthless and hiding a card changes nothing, which is most of this
-game (the strategy-fusion and non-locality limits of determinization, Long et al. 2010). This bot
-keeps the determinizations but plays them out the way the table really plays: **every seat acts by
-the** ``heuristic`` **policy on its own view** of the determinized state, so a seat knows only what
-it saw, investigations inform it, and a card turned face up tells it something.
+Playouts that read the determinized deal (the ``ismcts`` bot's ``playout=light``) let every
+simulated seat play with the teams in view: investigating is worthless and hiding a card changes
+nothing, which is most of this game (the strategy-fusion and non-locality limits of
+determinization, Long et al. 2010). This bot keeps the determinizations but plays them out the way
+the table really plays: **every seat acts by the** ``heuristic`` **policy on its own view** of the
+determinized state, so a seat knows only what it saw, investigations inform it, and a card turned
+face up tells it something (the ``ismcts`` bot's default playouts now do the same under a tree).
 
 The algorithm is the rollout algorithm of Bertsekas, Tsitsiklis & Wu (1997), used on line by
 Tesauro & Galperin (1996) to improve a backgammon player: one step of policy iteration on the base

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,9 @@ from bots.cli import draw_chance
 from bots.gcbc_ismcts import GCBCISMCTSBot, GCBCSim, PoolDeterminizer
 from solver import games
 from solver.core import ConfigError
-from solver.games.gcbc import ops
+from solver.games.gcbc import codec, ops
+from solver.games.gcbc.rules import GCBCState
+from solver.search.ismcts import Budget
 from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position, play_out
 
@@ -54,11 +58,11 @@ def test_incremental_key_equals_fresh_key() -> None:
 
 
 def test_playout_window_pass_closes_the_window() -> None:
-    """A playout's pass ends the window as if every seat passed: same turn state, fewer steps."""
+    """A light playout's pass ends the window as if every seat passed: same turn state, fewer steps."""
     state = heuristic_position(6, 7, 30)
     rng = SplitMix64(5)
     for _ in range(200):
-        sim = GCBCSim(state.clone())
+        sim = GCBCSim(state.clone(), "light")
         if sim.is_terminal():
             break
         if sim.state.stack[-1][0] == ops.WINDOW and 0 in sim.legal_actions():
@@ -75,6 +79,37 @@ def test_playout_window_pass_closes_the_window() -> None:
         state = sim.state
         state.apply_unchecked(legal[rng.below(len(legal))])
     pytest.fail("no window reached")
+
+
+def test_heuristic_playout_answers_each_window_seat() -> None:
+    """A heuristic playout never closes a window early: each of its steps is one rules step, and
+    seats do answer windows with cards (so closing on a pass would change the game)."""
+    state = heuristic_position(6, 7, 30)
+    sim = GCBCSim(state.clone())
+    rng = SplitMix64(5)
+    passes = plays = 0
+    while not sim.is_terminal():
+        st = cast(GCBCState, sim.state)
+        in_window = st.stack[-1][0] == ops.WINDOW
+        action = sim.default_action(rng)
+        slow = st.clone()
+        slow.apply_unchecked(action)
+        sim.apply(action)
+        assert sim.state.records == slow.records and sim.state.stack == slow.stack
+        if in_window:
+            passes += action == codec.PASS
+            plays += action != codec.PASS
+    assert passes > 0
+    game_plays = 0
+    for seed in range(4):  # a card played in a window somewhere in a few heuristic playouts
+        sim = GCBCSim(heuristic_position(6, seed, 10))
+        rng = SplitMix64(seed)
+        while not sim.is_terminal():
+            window = cast(GCBCState, sim.state).stack[-1][0] == ops.WINDOW
+            action = sim.default_action(rng)
+            game_plays += window and action != codec.PASS
+            sim.apply(action)
+    assert plays + game_plays > 0
 
 
 def test_close_window_needs_an_open_window() -> None:
@@ -146,12 +181,13 @@ def test_window_decisions_get_their_share() -> None:
     assert min(seen.values()) > 0
 
 
-def test_plays_whole_games_legally() -> None:
+@pytest.mark.parametrize("playout", ["heuristic", "light"])
+def test_plays_whole_games_legally(playout: str) -> None:
     """Two ismcts seats in a heuristic field finish a game with legal moves only (4 players)."""
     game = games.load("gcbc", players=4)
     rng = np.random.default_rng(12)
     state = game.new_initial_state()
-    seated = {s: bots.make(game, "ismcts" if s in (0, 2) else "heuristic", seat=s, rng=s, iterations=8)
+    seated = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=8, playout=playout)
               if s in (0, 2) else bots.make(game, "heuristic", seat=s, rng=s) for s in range(4)}
     assert play_out(state, seated, rng).winner
 
@@ -163,6 +199,11 @@ def test_bad_options() -> None:
         bots.make(game, "ismcts", seat=0, rng=0, belief="psychic")
     with pytest.raises(ConfigError, match="worlds"):
         bots.make(game, "ismcts", seat=0, rng=0, worlds=0)
+    with pytest.raises(ConfigError, match="option 'playout' must be one of heuristic, light"):
+        bots.make(game, "ismcts", seat=0, rng=0, playout="omniscient")
+    with pytest.raises(ConfigError, match="playout"):
+        GCBCSim(game.new_initial_state(), "uniform")
+    assert bots.make(game, "ismcts", seat=0, rng=0).settings["playout"] == "heuristic"  # the default
     with pytest.raises(ConfigError, match="gcbc only"):
         GCBCISMCTSBot(games.load("police07"), 1, np.random.default_rng(0))
 
@@ -178,3 +219,96 @@ def test_root_is_pruned_to_the_heuristics_best() -> None:
     assert {s.action for s in result.stats} == set(best[:3])
     full = bots.make(state.game, "ismcts", seat=me, rng=0, iterations=30, prune=0)
     assert {s.action for s in full.search(view).stats} == set(view.legal_actions)  # type: ignore[attr-defined]
+
+
+def _worlds_for(state: GCBCState, seat: int, seed: int) -> tuple[GCBCState, GCBCState]:
+    """Two worlds drawn from ``seat``'s view of ``state``: they differ only in what it cannot see."""
+    view = state.view(seat)
+    a = state.game.resample(view, np.random.default_rng(seed))
+    b = state.game.resample(view, np.random.default_rng(seed + 1000))
+    return a, b
+
+
+@pytest.mark.parametrize("players,seed", [(6, 2), (5, 8), (8, 3)])
+def test_heuristic_playout_reads_only_the_seats_view(players: int, seed: int) -> None:
+    """With playout=heuristic a seat's playout action is a function of its own view and the stream:
+    worlds that differ only in what is hidden from it give it the same action and leave the stream
+    in the same state. The light policy, which reads the deal, does not pass this test."""
+    state = heuristic_position(players, seed, 5)
+    play = np.random.default_rng(seed)
+    seated = {s: bots.make(state.game, "heuristic", seat=s, rng=seed + s) for s in range(players)}
+    checked = differ = 0
+    light_leaks = 0
+    while not state.is_terminal() and checked < 60:
+        seat = state.current_player()
+        if seat < 0:
+            state.apply(draw_chance(state, play))
+            continue
+        if len(state.legal_actions()) > 1:
+            a, b = _worlds_for(state, seat, checked)
+            assert a.view(seat).to_json() == b.view(seat).to_json()
+            hidden_differ = any(a.cards[s] != b.cards[s] or a.hands[s] != b.hands[s] for s in range(players))
+            differ += hidden_differ
+            for stream in (1, 2, 3):
+                ra, rb = SplitMix64(stream), SplitMix64(stream)
+                assert GCBCSim(a).default_action(ra) == GCBCSim(b).default_action(rb), (checked, stream)
+                assert ra.state == rb.state
+                la, lb = SplitMix64(stream), SplitMix64(stream)
+                light_a = GCBCSim(a, "light").default_action(la)
+                light_leaks += light_a != GCBCSim(b, "light").default_action(lb) or la.state != lb.state
+            checked += 1
+        state.apply(seated[seat].step(state.view(seat)))
+    assert checked >= 20 and differ >= checked // 2  # most pairs of worlds do differ in hidden cards
+    assert light_leaks > 0
+
+
+def test_playout_views_stay_equal_to_fresh_views() -> None:
+    """Pool worlds settle every seat's view once; the copies that iterations take, moved on by tree
+    actions and playout steps, still give every seat exactly ``state.view(seat)``."""
+    state = heuristic_position(6, 5, 30)
+    me = state.current_player()
+    det = PoolDeterminizer(state.game, state.view(me), None, 3)
+    rng = SplitMix64(4)
+    for i in range(4):
+        sim = det.sample(rng)
+        for step in range(25 + 20 * i):
+            if sim.is_terminal():
+                break
+            legal = sim.legal_actions()
+            sim.apply(legal[rng.below(len(legal))] if step < 8 else sim.default_action(rng))
+        views = sim._views
+        assert views is not None
+        st = cast(GCBCState, sim.state)
+        for s in range(6):
+            assert views.view_json(st, s) == st.view(s).to_json(), (i, s)
+
+
+@pytest.mark.parametrize("playout", ["heuristic", "light"])
+def test_same_seed_same_search(playout: str) -> None:
+    """An iteration budget is deterministic: one seed, one choice and the same statistics."""
+    state = heuristic_position(6, 9, 50)
+    me = state.current_player()
+    results = []
+    for _ in range(2):
+        bot = bots.make(state.game, "ismcts", seat=me, rng=21, playout=playout)
+        assert isinstance(bot, GCBCISMCTSBot)
+        results.append(bot.search(state.view(me), Budget(iterations=25)))
+    assert results[0].same_search(results[1], tol=0.0)
+    other = bots.make(state.game, "ismcts", seat=me, rng=22, playout=playout)
+    assert other.step(state.view(me)) in state.legal_actions()
+
+
+def test_legal_choices_over_many_searches() -> None:
+    """Heuristic-playout searches from many positions and seeds choose legal actions only."""
+    searched = 0
+    for seed in range(6):
+        for decisions in (4, 25, 60):
+            state = heuristic_position(4 + seed % 5, seed, decisions)
+            if state.is_terminal():
+                continue
+            me = state.current_player()
+            view = state.view(me)
+            bot = bots.make(state.game, "ismcts", seat=me, rng=seed * 100 + decisions, iterations=6, worlds=4)
+            assert bot.step(view) in view.legal_actions
+            searched += 1
+    assert searched >= 15
