@@ -100,9 +100,9 @@ def bot_rate(name: str, view: View, iterations: int) -> float:
 
 @pytest.mark.parametrize("role", ["detective", "factor"])
 def test_ismcts_against_nw2012_iterations(benchmark: Any, role: str) -> None:
-    """Equal time turns into iterations: each bot's own simulator options (ismcts's Dr. Factor keeps
-    the possible set for his playout detectives and does not filter his moves; nw2012 does not keep
-    it and filters), on one position, interleaved best of three; ``ratio`` = ismcts / nw2012."""
+    """Equal time turns into iterations: each bot's own search settings (ismcts's Dr. Factor merges
+    transpositions and does not filter his moves; nw2012 filters them), on one position,
+    interleaved best of three; ``ratio`` = ismcts / nw2012."""
     view = position(role)
     if not kernel_available():
         pytest.skip("the compiled ISMCTS kernel is not built")

@@ -157,10 +157,12 @@ class ISMCTSBot(Bot):
 BELIEFS = ("filter", "categories", "uniform")
 #: What a Police 07 bot keeps of its search tree between decisions (option ``reuse``).
 REUSE = ("team", "seat", "off")
-#: The choices of the options ``chase``, ``factor_keys`` and ``tree`` (each also takes ``auto``).
+#: The choices of the options ``chase``, ``factor_keys``, ``tree`` and ``move_filter`` (each also
+#: takes ``auto``).
 CHASES = ("true", "belief")
 FACTOR_KEYS = ("path", "stop")
 TREES = ("actor", "searcher")
+MOVE_FILTERS = ("playout", "tree")
 #: What ``auto`` means for those options, by role (key: the bot plays Dr. Factor). Dr. Factor
 #: searches one tree keyed by what he knows (so the detectives in it see where he is, as in Nijssen
 #: & Winands' hider search), merges paths that reach the same stop, and his playout detectives
@@ -169,8 +171,8 @@ TREES = ("actor", "searcher")
 #: the possible set, so it runs more of them in the same time (bench/results/README.md, "Dr.
 #: Factor's search"). Detectives keep per-seat ISMCTS.
 ROLE_DEFAULTS: Mapping[bool, Mapping[str, str]] = {
-    True: {"chase": "true", "factor_keys": "stop", "tree": "searcher"},
-    False: {"chase": "true", "factor_keys": "path", "tree": "actor"},
+    True: {"chase": "true", "factor_keys": "stop", "tree": "searcher", "move_filter": "playout"},
+    False: {"chase": "true", "factor_keys": "path", "tree": "actor", "move_filter": "playout"},
 }
 
 
@@ -227,6 +229,11 @@ class Police07ISMCTSBot(ISMCTSBot):
             "auto", str, "whose information keys a node: auto (by role), actor (each seat's own, ISMCTS) "
             "or searcher (the searching seat's, as Nijssen & Winands' single tree)"
         ),
+        "move_filter": Option(
+            "auto", str, "Dr. Factor's moves: auto (by role), playout (playout candidates thinned: no "
+            "joker while an own ticket moves, double only in danger) or tree (Nijssen & Winands' filter "
+            "on his legal moves in tree and playouts: no joker where an own ticket reaches the stop)"
+        ),
         # off: no measured gain at equal iterations (bench/results/README.md, "tree reuse").
         "reuse": Option(
             "off", str, "keep the search tree between decisions: team (as seat, and detective seats "
@@ -240,7 +247,8 @@ class Police07ISMCTSBot(ISMCTSBot):
         if not isinstance(game, Police07Game):
             raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {game.name!r}")
         super().__init__(game, seat, rng, **options)
-        for name, choices in (("chase", CHASES), ("factor_keys", FACTOR_KEYS), ("tree", TREES)):
+        for name, choices in (("chase", CHASES), ("factor_keys", FACTOR_KEYS), ("tree", TREES),
+                              ("move_filter", MOVE_FILTERS)):
             if self.settings[name] not in ("auto", *choices):
                 raise ConfigError(f"ismcts bot: option {name!r} must be auto, {', '.join(choices)}, "
                                   f"not {self.settings[name]!r}")
@@ -325,7 +333,9 @@ class Police07ISMCTSBot(ISMCTSBot):
         tables = SimTables.build(self.game, epsilon=self.settings["epsilon"],
                                  coalition_r=self.settings["coalition_r"], chase=cast("Chase", role["chase"]),
                                  factor_keys=cast("FactorKeys", role["factor_keys"]),
-                                 track_possible=role["chase"] == "belief")
+                                 track_possible=role["chase"] == "belief",
+                                 filter_tree=role["move_filter"] == "tree",
+                                 joker_filter="same_stop" if role["move_filter"] == "tree" else "all")
         belief = None
         if self.seat != 0 and self.settings["belief"] == "filter":
             from solver.belief.location_filter import filtered_belief
