@@ -54,6 +54,7 @@ def test_generic_bot_on_a_game_without_its_own() -> None:
         ({"chase": "psychic"}, "'chase' must be auto, true, belief"),
         ({"factor_keys": "route"}, "'factor_keys' must be auto, path, stop"),
         ({"tree": "forest"}, "'tree' must be auto, actor, searcher"),
+        ({"move_filter": "all"}, "'move_filter' must be auto, playout, tree"),
         ({"belief": "oracle"}, "'belief' must be one of filter, categories, uniform"),
         ({"playout_depth": -1}, "'playout_depth' must be in"),
         ({"reuse": "always"}, "'reuse' must be one of team, seat, off"),
@@ -66,31 +67,36 @@ def test_bad_options(options: dict[str, Any], message: str) -> None:
 
 @pytest.mark.parametrize(("seat", "options", "expected"), [
     # auto, by role: Dr. Factor's single tree with transpositions, the detectives' per-seat ISMCTS
-    (0, {}, ("true", "stop", "searcher", False)),
-    (1, {}, ("true", "path", "actor", False)),
-    (1, {"chase": "belief"}, ("belief", "path", "actor", True)),
-    (0, {"chase": "belief", "tree": "actor", "factor_keys": "path"}, ("belief", "path", "actor", True)),
-    (2, {"tree": "searcher", "factor_keys": "stop"}, ("true", "stop", "searcher", False)),
+    (0, {}, ("true", "stop", "searcher", False, False)),
+    (1, {}, ("true", "path", "actor", False, False)),
+    (1, {"chase": "belief"}, ("belief", "path", "actor", True, False)),
+    (0, {"chase": "belief", "tree": "actor", "factor_keys": "path"},
+     ("belief", "path", "actor", True, False)),
+    (2, {"tree": "searcher", "factor_keys": "stop"}, ("true", "stop", "searcher", False, False)),
+    (0, {"move_filter": "tree"}, ("true", "stop", "searcher", False, True)),
+    (2, {"move_filter": "tree"}, ("true", "path", "actor", False, True)),
 ])
 def test_role_options_pick_the_search(
-    seat: int, options: dict[str, str], expected: tuple[str, str, str, bool], monkeypatch: pytest.MonkeyPatch
+    seat: int, options: dict[str, str], expected: tuple[str, str, str, bool, bool],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """chase, factor_keys and tree resolve ``auto`` by role and reach the sim tables and the search;
-    the sim keeps the possible set only for the belief chase, which reads it."""
+    """chase, factor_keys, tree and move_filter resolve ``auto`` by role and reach the sim tables and
+    the search; the sim keeps the possible set only for the belief chase, which reads it."""
     from solver.games.police07 import sim
 
-    seen: list[tuple[str, str, bool]] = []
+    seen: list[tuple[str, str, bool, bool, str]] = []
 
     def spy(game: Any, view: Any, tables: Any, belief: Any = None) -> Any:
-        seen.append((tables.chase, tables.factor_keys, tables.track_possible))
+        seen.append((tables.chase, tables.factor_keys, tables.track_possible, tables.filter_tree,
+                     tables.joker_filter))
         return sim.P07Determinizer(game, view, tables, belief)
 
     monkeypatch.setattr(sim, "make_determinizer", spy)
     state = police_state(PREFIX)
     bot = bots.make(GAME, "ismcts", seat=seat, rng=0, **options)
     bot.determinizer(state.view(seat))
-    chase, keys, tree, tracked = expected
-    assert seen == [(chase, keys, tracked)]
+    chase, keys, tree, tracked, filtered = expected
+    assert seen == [(chase, keys, tracked, filtered, "same_stop" if filtered else "all")]
     assert bot.params.keys == tree
 @pytest.mark.parametrize(("belief", "module", "name"), [
     ("filter", "solver.belief.location_filter", "filtered_belief"),
