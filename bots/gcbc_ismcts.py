@@ -2,7 +2,7 @@
 
 The generic ``ismcts`` bot (:mod:`bots.ismcts_bot`) runs on any game but pays, at every iteration,
 a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree node, a full view
-(~1 ms). This bot keeps the same kernel and statistics and changes four things:
+(~1 ms). This bot keeps the same kernel and statistics and changes five things:
 
 1. **Determinizations from the posterior.** Once per search it draws a pool of ``worlds`` full
    states with the game's resampler, whose Integrity deal comes from the exact posterior of
@@ -45,6 +45,16 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    knowledge is the remedy of progressive strategies (Chaslot et al. 2008). ``prune=0`` searches
    every legal action.
 
+5. **A conservative final choice.** The bot plays the most visited root action only when its mean
+   win chance beats that of the heuristic's own choice (its top-scored legal action, the lowest
+   action among equal scores) by more than ``margin`` (1) standard errors of the difference;
+   otherwise it plays the heuristic's choice (:func:`conservative_choice`, the ``rollout`` bot's
+   rule). A few hundred noisy iterations spread over four candidates often make another action the
+   most visited by chance; the margin keeps the base policy where the search cannot tell them
+   apart (rollout improves on its base policy by what its estimates resolve; Bertsekas, Tsitsiklis
+   & Wu 1997). ``margin=0`` plays the most visited, as plain ISMCTS. Advice still ranks by visits;
+   its summary says which action the bot plays and why.
+
 Decisions in an Equipment window (``pass`` or a play) get ``window_share`` of the budget: they are
 many (every seat, three windows a turn) and most are a plain pass. Concealment decisions (which own
 card to turn face up, how to lay cards out) are the ``heuristic`` bot's. With ``playout=light``
@@ -57,21 +67,26 @@ Search", IEEE TCIAIG 4(2), 2012, pp. 120-143. J. Long, N. R. Sturtevant, M. Buro
 "Understanding the Success of Perfect Information Monte Carlo Sampling in Game Tree Search",
 AAAI 2010. G. M. J.-B. Chaslot, M. H. M. Winands, H. J. van den Herik, J. W. H. M. Uiterwijk and
 B. Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New Mathematics and Natural
-Computation 4(3), 2008, pp. 343-357.
+Computation 4(3), 2008, pp. 343-357. D. P. Bertsekas, J. N. Tsitsiklis and C. Wu, "Rollout
+Algorithms for Combinatorial Optimization", Journal of Heuristics 3(3), 1997, pp. 245-262.
+A. Agresti and B. A. Coull, "Approximate is Better than 'Exact' for Interval Estimation of Binomial
+Proportions", The American Statistician 52(2), 1998, pp. 119-126.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
-from bots.base import Bot, Option
+from bots.base import Advice, Bot, Option
 from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, WinLossSim
 from bots.registry import register
 from solver.core import CHANCE, Action, ConfigError, Game, Seat, View
-from solver.search.ismcts import Budget, SearchParams
+from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
 from solver.search.rng import SplitMix64
 
 if TYPE_CHECKING:
@@ -82,6 +97,8 @@ if TYPE_CHECKING:
 BELIEFS = ("full", "deduction", "uniform")
 #: Playout policies (option ``playout``): every seat by the heuristic on its own view, or the light one.
 PLAYOUTS = ("heuristic", "light")
+#: Largest ``margin`` (standard errors): beyond ~3 the bot would hardly ever leave the heuristic.
+MAX_MARGIN = 10.0
 
 
 #: The option the GCBC search bots share: where deals come from.
@@ -128,6 +145,56 @@ def observe(state: Any, seat: Seat, start: int, h: int) -> int:
         shown = tuple(e for e in events[marks[i]:end] if e.visible(seat))
         h = hash((h, text if seen is None or seat in seen else hidden, shown))
     return h
+
+
+def mean_se(visits: int, value: float) -> float:
+    """Standard error of a root action's mean win chance ``value`` over ``visits`` visits."""
+    # sqrt(p(1-p)/n) with one win and one loss added (p = (n value + 1)/(n + 2) over n + 2 visits):
+    # the Agresti-Coull adjustment for z^2 = 2. Without it an unvisited action has no error at all and
+    # one that won 3 of 3 has error 0, so any gain over it would count as sure. p(1-p) bounds the
+    # variance of any value in [0, 1] with mean p, so draws (1/2) make it conservative, not wrong.
+    n = visits + 2
+    p = (visits * value + 1.0) / n
+    return math.sqrt(p * (1.0 - p) / n)
+
+
+def gain_over(stats: Sequence[ActionStats], action: Action, base: Action) -> tuple[float, float]:
+    """(gain, standard error) of ``action``'s mean win chance over ``base``'s in ``stats``."""
+    by = {s.action: s for s in stats}
+    a, b = by[action], by[base]
+    # each iteration visits one root action, so the two means come from different iterations: no
+    # pairing as in the rollout bot, and their errors add as for independent means (an approximation:
+    # the iterations share the pool of worlds and UCB chose which action each one visited)
+    return a.value - b.value, math.hypot(mean_se(a.visits, a.value), mean_se(b.visits, b.value))
+
+
+def check_margin(bot: str, margin: Any) -> float:
+    """``margin`` as a float; ConfigError unless it is a number in [0, :data:`MAX_MARGIN`]."""
+    ok = isinstance(margin, (int, float)) and not isinstance(margin, bool)
+    if not ok or not 0.0 <= margin <= MAX_MARGIN:  # NaN fails the comparison too
+        raise ConfigError(f"{bot} bot: option 'margin' must be a number in [0, {MAX_MARGIN:g}], "
+                          f"not {margin!r}")
+    return float(margin)
+
+
+def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: float) -> Action:
+    """The most visited root action of ``stats`` if its mean beats ``base``'s (the heuristic's choice)
+    by more than ``margin`` standard errors of the difference (:func:`gain_over`), else ``base``.
+
+    The ``rollout`` bot's rule (:func:`bots.gcbc_rollout.choose`): keep the base policy's action
+    unless the simulation resolves a better one, since rollout improves on its base policy only by
+    what its estimates resolve (Bertsekas, Tsitsiklis & Wu 1997). ``margin`` 0 is the plain most
+    visited rule; so is a ``base`` the search did not visit (pruned out or never reached). Ties
+    between most visited actions are broken as the search breaks them (:func:`solver.search.ismcts.choose`).
+    """
+    margin = check_margin("ismcts", margin)
+    most = choose(tuple(stats))
+    if margin == 0.0 or most == base:
+        return most
+    if not any(s.action == base and s.visits > 0 for s in stats):
+        return most
+    gain, se = gain_over(stats, most, base)
+    return most if gain > margin * se else base
 
 
 class GCBCSim(WinLossSim):
@@ -287,6 +354,8 @@ class GCBCISMCTSBot(ISMCTSBot):
                                0.01, 1.0),
         "playout": Option("heuristic", str, "playout policy after the tree: heuristic (every seat by the "
                           "heuristic on its own view, as the rollout bot) or light (faster; sees the deal)"),
+        "margin": Option(1.0, float, "play the most visited action only if it beats the heuristic's choice "
+                         "by this many standard errors (0: always the most visited)", 0.0, MAX_MARGIN),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -294,6 +363,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         super().__init__(game, seat, rng, **options)
         check_belief("ismcts", self.settings["belief"])
         check_playout("ismcts", self.settings["playout"])
+        check_margin("ismcts", self.settings["margin"])
         self.params = SearchParams(c=self.settings["c"], keys="actor")
 
     def posterior(self, view: View) -> Any:
@@ -305,7 +375,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         k = self.settings["prune"]
         if k == 0:
             return None
-        ranked = [r.action for r in self._heuristic().advise(view).ranked]
+        ranked = self._heuristic_ranking(view)
         from solver.games.gcbc import codec
 
         keep = set(ranked[:k])
@@ -329,6 +399,60 @@ class GCBCISMCTSBot(ISMCTSBot):
 
         return HeuristicBot(self.game, self.seat, self.rng)
 
+    def _heuristic_ranking(self, view: View) -> list[Action]:
+        """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
+        # advise scores without drawing from the generator, so the search's stream is unchanged
+        return [r.action for r in self._heuristic().advise(view).ranked]
+
+    def base_action(self, view: View) -> Action:
+        """The heuristic's own choice: its top-scored legal action (the lowest among equal scores)."""
+        return self._heuristic_ranking(view)[0]
+
+    def search(self, view: View, budget: Budget | None = None) -> SearchResult:
+        """The ISMCTS search; its ``action`` is :func:`conservative_choice`'s (module docstring, item 5)."""
+        result = super().search(view, budget)
+        action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"])
+        if action != result.action:
+            result = dataclasses.replace(result, action=action)
+            self.last = result
+        return result
+
+    def advise(self, view: View, budget: float | None = None) -> Advice:
+        """Root actions ranked by visits (as the generic bot); the summary says which the bot plays.
+
+        The bot plays the most visited only when it beats the heuristic's choice by ``margin``
+        standard errors, so the first-ranked action need not be the one played: the summary then
+        names the played action and the gain that fell short, and that action's reason says so.
+        """
+        advice = super().advise(view, budget)
+        result = self.last
+        if result is None or not result.stats:
+            return advice
+        most, played, base = choose(result.stats), result.action, self.base_action(view)
+        margin = self.settings["margin"]
+        text = self.game.action_to_str
+        searched = any(s.action == base and s.visits > 0 for s in result.stats)
+        if played == most:
+            if most == base:
+                why = "the heuristic's choice too"
+            elif margin == 0.0:
+                why = "margin 0: the most visited"
+            elif not searched:
+                why = f"the heuristic's {text(base)} was not searched"
+            else:
+                gain, se = gain_over(result.stats, most, base)
+                why = (f"it beats the heuristic's {text(base)} by {gain:.1%}, more than {margin:g} "
+                       f"{_errors(margin)} ({margin * se:.1%})")
+            summary = f"{advice.summary}; the bot plays it ({why})"
+            return dataclasses.replace(advice, summary=summary)
+        gain, se = gain_over(result.stats, most, played)
+        note = (f"the bot plays the heuristic's {text(played)}: the most visited {text(most)} beats it by "
+                f"{gain:.1%}, not more than {margin:g} {_errors(margin)} ({margin * se:.1%})")
+        ranked = tuple(dataclasses.replace(r, reason=f"{r.reason}; the bot plays this (the heuristic's "
+                                           f"choice; the search does not resolve a better one)")
+                       if r.action == played else r for r in advice.ranked)
+        return dataclasses.replace(advice, ranked=ranked, summary=f"{advice.summary}; {note}")
+
     def step(self, view: View) -> Action:
         """Search; a window decision gets ``window_share`` of the budget; concealment is the heuristic's."""
         legal = self.check_view(view)
@@ -351,6 +475,11 @@ class GCBCISMCTSBot(ISMCTSBot):
         if post is None:
             return {}
         return {"marginals": post.marginals(), "top_leader": post.top_leader()}
+
+
+def _errors(margin: float) -> str:
+    """'standard error' or 'standard errors', for ``margin`` of them."""
+    return "standard error" if margin == 1.0 else "standard errors"
 
 
 def _in_window(view: View) -> bool:

@@ -9,12 +9,12 @@ import pytest
 
 import bots
 from bots.cli import draw_chance
-from bots.gcbc_ismcts import GCBCISMCTSBot, GCBCSim, PoolDeterminizer
+from bots.gcbc_ismcts import GCBCISMCTSBot, GCBCSim, PoolDeterminizer, conservative_choice, gain_over, mean_se
 from solver import games
 from solver.core import ConfigError
 from solver.games.gcbc import codec, ops
 from solver.games.gcbc.rules import GCBCState
-from solver.search.ismcts import Budget
+from solver.search.ismcts import ActionStats, Budget, choose
 from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position, play_out
 
@@ -312,3 +312,100 @@ def test_legal_choices_over_many_searches() -> None:
             assert bot.step(view) in view.legal_actions
             searched += 1
     assert searched >= 15
+
+
+def _stats(*rows: tuple[int, int, float]) -> tuple[ActionStats, ...]:
+    """Root statistics from (action, visits, mean value) rows, ascending by action (as searches give)."""
+    return tuple(ActionStats(a, n, n, v) for a, n, v in sorted(rows))
+
+
+# base action 20 (the heuristic's choice); the most visited is 10 unless said otherwise
+MARGIN_CASES = [
+    # gain 0.05, se of the difference ~0.061: within one standard error, the heuristic's choice stays
+    ("gain below the margin keeps the base",
+     _stats((10, 200, 0.55), (20, 100, 0.50), (30, 50, 0.4)), 1.0, 20),
+    # gain 0.20, se ~0.059: more than one standard error (and than three), the most visited plays
+    ("gain above the margin switches", _stats((10, 300, 0.70), (20, 100, 0.50)), 1.0, 10),
+    ("gain above three margins switches", _stats((10, 300, 0.70), (20, 100, 0.50)), 3.0, 10),
+    ("the same gain below a wide margin keeps the base", _stats((10, 300, 0.70), (20, 100, 0.50)), 4.0, 20),
+    ("a worse most visited keeps the base", _stats((10, 200, 0.40), (20, 100, 0.60)), 1.0, 20),
+    ("margin 0 is the most visited, even when worse", _stats((10, 200, 0.40), (20, 100, 0.60)), 0.0, 10),
+    ("margin 0 with a small gain: the most visited", _stats((10, 200, 0.55), (20, 100, 0.50)), 0.0, 10),
+    ("a pruned-out base: the most visited", _stats((10, 200, 0.40), (30, 100, 0.60)), 1.0, 10),
+    ("an unvisited base: the most visited", _stats((10, 200, 0.40), (20, 0, 0.0), (30, 100, 0.6)), 1.0, 10),
+    ("the base most visited is played", _stats((10, 100, 0.9), (20, 200, 0.5)), 1.0, 20),
+    # p in {0, 1} on few visits: the +1/+2 correction keeps the errors positive (gain 1, se ~0.33)
+    ("all wins against all losses, few visits", _stats((10, 3, 1.0), (20, 1, 0.0)), 1.0, 10),
+    ("all wins against all losses, wide margin", _stats((10, 3, 1.0), (20, 1, 0.0)), 4.0, 20),
+    ("equal visits: the search's tie-break (higher value)", _stats((10, 100, 0.8), (20, 100, 0.5)), 0.0, 10),
+]
+
+
+@pytest.mark.parametrize("stats,margin,expected", [c[1:] for c in MARGIN_CASES],
+                         ids=[c[0] for c in MARGIN_CASES])
+def test_conservative_choice(stats: tuple[ActionStats, ...], margin: float, expected: int) -> None:
+    """The most visited action replaces the heuristic's (20) only beyond ``margin`` standard errors."""
+    assert conservative_choice(stats, 20, margin) == expected
+    if margin == 0.0:
+        assert expected == choose(stats)
+
+
+def test_standard_errors_are_guarded() -> None:
+    """The corrected error is positive at n=0 and p in {0, 1}, and near sqrt(p(1-p)/n) for large n."""
+    assert mean_se(0, 0.0) == pytest.approx((0.25 / 2) ** 0.5)
+    assert 0.0 < mean_se(5, 1.0) == mean_se(5, 0.0)
+    assert mean_se(10_000, 0.3) == pytest.approx((0.21 / 10_000) ** 0.5, rel=1e-3)
+    gain, se = gain_over(_stats((1, 300, 0.7), (2, 100, 0.5)), 1, 2)
+    assert gain == pytest.approx(0.2)
+    assert se == pytest.approx((mean_se(300, 0.7) ** 2 + mean_se(100, 0.5) ** 2) ** 0.5)
+
+
+@pytest.mark.parametrize("margin", [-0.5, 10.5, float("nan"), "1", True])
+def test_bad_margin(margin: object) -> None:
+    """A bad margin is a ConfigError naming the option, for the bot and for the function."""
+    game = games.load("gcbc", players=4)
+    with pytest.raises(ConfigError, match="margin"):
+        bots.make(game, "ismcts", seat=0, rng=0, margin=margin)
+    with pytest.raises(ConfigError, match="'margin'"):
+        conservative_choice(_stats((1, 10, 0.5), (2, 5, 0.5)), 2, margin)  # type: ignore[arg-type]
+
+
+def test_margin_decides_what_the_bot_plays() -> None:
+    """A wide margin plays the heuristic's choice; margin 0 the most visited; the bot's default is 1."""
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    view = state.view(me)
+    base = bots.make(state.game, "heuristic", seat=me, rng=0).advise(view).ranked[0].action
+    wide = bots.make(state.game, "ismcts", seat=me, rng=5, iterations=40, margin=10.0)
+    assert isinstance(wide, GCBCISMCTSBot)
+    assert bots.make(state.game, "ismcts", seat=me, rng=0).settings["margin"] == 1.0
+    assert wide.base_action(view) == base
+    assert wide.step(view) == base  # the base is among the pruned root and visited at 40 iterations
+    assert wide.last is not None and wide.last.action == base
+    plain = bots.make(state.game, "ismcts", seat=me, rng=5, iterations=40, margin=0.0)
+    result = plain.search(view)  # type: ignore[attr-defined]
+    assert result.action == choose(result.stats) == result.ranked()[0].action
+
+
+@pytest.mark.parametrize("seed,decisions", [(3, 60), (9, 50), (2, 20)])
+def test_advice_says_what_the_bot_plays(seed: int, decisions: int) -> None:
+    """Advice ranks by visits; its summary names the action played, and when that is not the first
+    ranked (the heuristic's choice kept by the margin) that action's reason says the bot plays it."""
+    state = heuristic_position(6, seed, decisions, announce=True)
+    me = state.current_player()
+    view = state.view(me)
+    bot = bots.make(state.game, "ismcts", seat=me, rng=1, iterations=60)
+    assert isinstance(bot, GCBCISMCTSBot)
+    advice = bot.advise(view)
+    assert bot.last is not None
+    played = bot.last.action
+    visits = [r.visits or 0 for r in advice.ranked]
+    assert visits == sorted(visits, reverse=True)
+    assert "the bot plays" in advice.summary
+    if played == advice.ranked[0].action:
+        assert "; the bot plays it (" in advice.summary
+    else:
+        assert played == bot.base_action(view)
+        assert f"the bot plays the heuristic's {state.game.action_to_str(played)}" in advice.summary
+        marked = [r for r in advice.ranked if "the bot plays this" in r.reason]
+        assert [r.action for r in marked] == [played]
