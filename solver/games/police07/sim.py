@@ -215,8 +215,10 @@ class SimTables:
     ) -> SimTables:
         """The tables of ``game`` with these playout options (cached per game and options).
 
-        ``chase="true"`` suits the detectives' own search (they chase the determinized stop);
-        ``"belief"`` suits Dr. Factor's, see :meth:`for_searcher`. ``track_possible`` keeps the
+        ``chase="true"``: playout detectives chase the determinized stop; ``"belief"``: a stop of
+        the public possible set, so in Dr. Factor's search they do not know where he is
+        (:meth:`for_searcher`; the ``ismcts`` bot's Dr. Factor now uses ``"true"``, as measured in
+        bench/results/README.md). ``track_possible`` keeps the
         public possible-location set (needed by ``"belief"``). ``epsilon`` is the detectives'
         playout ε and ``epsilon_factor`` Dr. Factor's (None: ``epsilon``). ``joker_filter`` picks
         the playout joker rule of ``filter_factor_moves`` and ``filter_tree`` filters Dr. Factor's
@@ -237,8 +239,9 @@ class SimTables:
 
     @staticmethod
     def for_searcher(game: Police07Game, seat: Seat, **options: Any) -> SimTables:
-        """:meth:`build` with the chase mode the searching ``seat`` needs: "belief" for Dr. Factor
-        (seat 0), whose playout detectives must not know where he is; "true" for a detective."""
+        """:meth:`build` with the chase that keeps each side's playouts to its information: "belief"
+        for Dr. Factor (seat 0), whose playout detectives then do not know where he is; "true" for a
+        detective. (Benchmarks and tests use it; the bots choose their chase by option.)"""
         return SimTables.build(game, chase="belief" if seat == 0 else "true", **options)
 
 
