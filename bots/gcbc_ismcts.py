@@ -365,6 +365,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         check_playout("ismcts", self.settings["playout"])
         check_margin("ismcts", self.settings["margin"])
         self.params = SearchParams(c=self.settings["c"], keys="actor")
+        self._ranking: tuple[View, list[Action]] | None = None
 
     def posterior(self, view: View) -> Any:
         """The exact posterior for ``view`` under the bot's ``belief`` (None for uniform)."""
@@ -401,8 +402,15 @@ class GCBCISMCTSBot(ISMCTSBot):
 
     def _heuristic_ranking(self, view: View) -> list[Action]:
         """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
+        # One decision asks for this up to three times (root pruning, the margin rule, advice);
+        # the view is the same object each time, so the last ranking is kept for it.
+        cached = self._ranking
+        if cached is not None and cached[0] is view:
+            return cached[1]
         # advise scores without drawing from the generator, so the search's stream is unchanged
-        return [r.action for r in self._heuristic().advise(view).ranked]
+        ranking = [r.action for r in self._heuristic().advise(view).ranked]
+        self._ranking = (view, ranking)
+        return ranking
 
     def base_action(self, view: View) -> Action:
         """The heuristic's own choice: its top-scored legal action (the lowest among equal scores)."""
@@ -460,14 +468,19 @@ class GCBCISMCTSBot(ISMCTSBot):
             return legal[0]
         if self._concealment(legal):
             return self._heuristic().step(view)
-        full = self.budget()
-        if _in_window(view):
-            share = self.settings["window_share"]
-            full = Budget(
-                iterations=None if full.iterations is None else max(1, round(full.iterations * share)),
-                seconds=None if full.seconds is None else full.seconds * share,
-            )
-        return self.search(view, full).action
+        return self.search(view).action
+
+    def decision_budget(self, view: View, iterations: int | None = None) -> Budget:
+        """The bot's budget, cut to ``window_share`` of it for an Equipment-window decision
+        (``iterations``, a caller's explicit budget, applies as given)."""
+        full = self.budget(iterations)
+        if iterations is not None or not _in_window(view):
+            return full
+        share = self.settings["window_share"]
+        return Budget(
+            iterations=None if full.iterations is None else max(1, round(full.iterations * share)),
+            seconds=None if full.seconds is None else full.seconds * share,
+        )
 
     def belief(self, view: View) -> dict[str, Any]:
         """The posterior's marginals per seat, for advice."""

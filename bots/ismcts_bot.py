@@ -106,12 +106,17 @@ class ISMCTSBot(Bot):
             return Budget(seconds=seconds)
         return Budget(iterations=self.settings["iterations"])
 
+    def decision_budget(self, view: View, iterations: int | None = None) -> Budget:
+        """The budget of a search from ``view``: :meth:`budget` (a game's bot may spend less on
+        some kinds of decision); ``step`` and ``advise`` both search with it."""
+        return self.budget(iterations)
+
     def search(self, view: View, budget: Budget | None = None) -> SearchResult:
         """Run one search from ``view`` (this bot's seat must be to act)."""
         self.check_view(view)
         rng = SplitMix64.from_generator(self.rng)
-        result = run_search(self.determinizer(view), self.seat, budget or self.budget(), rng, self.params,
-                            keep=self.kept_tree())
+        result = run_search(self.determinizer(view), self.seat, budget or self.decision_budget(view), rng,
+                            self.params, keep=self.kept_tree())
         self.last = result
         return result
 
@@ -131,7 +136,7 @@ class ISMCTSBot(Bot):
         if budget is not None and (isinstance(budget, bool) or not 1 <= budget < math.inf):
             raise ConfigError(f"{self.name} bot: budget must be at least 1 iteration, not {budget!r}")
         iterations = None if budget is None else min(int(budget), MAX_ITERATIONS)
-        result = self.search(view, self.budget(iterations))
+        result = self.search(view, self.decision_budget(view, iterations))
         total = sum(s.visits for s in result.stats) or 1
         ranked = []
         for s in result.ranked():

@@ -151,7 +151,8 @@ def test_same_view_same_choice() -> None:
 
 
 def test_window_decisions_get_their_share() -> None:
-    """A play-or-pass window searches window_share of the iterations; a turn searches them all."""
+    """A play-or-pass window searches window_share of the iterations, in play and in advice; a turn
+    searches them all."""
     game = games.load("gcbc", players=4)
     rng = np.random.default_rng(8)
     state = game.new_initial_state()
@@ -177,6 +178,11 @@ def test_window_decisions_get_their_share() -> None:
             window = 0 in view.legal_actions  # pass
             seen["window" if window else "turn"] += 1
             assert bot.last.iterations == (10 if window else 40)
+            # advice searches as step does; a caller's explicit budget is searched as given
+            bot.advise(view)
+            assert bot.last.iterations == (10 if window else 40)
+            bot.advise(view, 24)
+            assert bot.last.iterations == 24
         state.apply(seated[seat].step(view))
     assert min(seen.values()) > 0
 
