@@ -242,7 +242,8 @@ class Police07ISMCTSBot(ISMCTSBot):
         # off: no measured gain at equal iterations (bench/results/README.md, "tree reuse").
         "reuse": Option(
             "off", str, "keep the search tree between decisions: team (as seat, and detective seats "
-            "of this bot and settings seated at one table share one tree), seat (each its own) or off"
+            "of this bot and settings seated at one table share one tree), seat (each its own) or off; "
+            "Dr. Factor keeps his own tree (found again with factor_keys=stop)"
         ),
     }
 
@@ -272,9 +273,11 @@ class Police07ISMCTSBot(ISMCTSBot):
         reuse = self.settings["reuse"]
         if reuse not in REUSE:
             raise ConfigError(f"ismcts bot: option 'reuse' must be one of {', '.join(REUSE)}, not {reuse!r}")
-        # Tree reuse was measured for the detectives only (bench/results/README.md): Dr. Factor
-        # keeps no tree (with factor_keys="path" his next root is never in it anyway).
-        self._tree: SearchTree | None = None if reuse == "off" or seat == 0 else SearchTree()
+        # Dr. Factor's keys chain across his decisions with factor_keys="stop" (his node is the
+        # public history and his stop, whatever path led there), so his next root can be in his
+        # kept tree; with "path" it never is and each search starts afresh. He has no team, so
+        # "team" keeps his own tree, as "seat" does.
+        self._tree: SearchTree | None = None if reuse == "off" else SearchTree()
 
     def meet(self, table: Mapping[Seat, Bot]) -> None:
         """With ``reuse="team"``, detectives of this class and settings at the table share one tree.
@@ -292,7 +295,7 @@ class Police07ISMCTSBot(ISMCTSBot):
                 return
 
     def kept_tree(self) -> SearchTree | None:
-        """This detective's kept tree (option ``reuse``): the team's, or its own; None for Dr. Factor."""
+        """The kept tree (option ``reuse``): a detective's team's or its own, Dr. Factor's own."""
         return self._tree
 
     def restart(self, view: View) -> None:

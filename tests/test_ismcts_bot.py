@@ -289,11 +289,10 @@ def test_reuse_team_shares_one_tree_among_the_detectives_seated_together() -> No
     game = games.load("police07", players=4)
     team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=30, reuse="team") for s in range(4)}
     trees = [b.kept_tree() for b in team.values()]
-    assert trees[0] is None  # Dr. Factor's keys do not chain: nothing to keep
-    assert len({id(t) for t in trees[1:]}) == 3 and None not in trees[1:]  # apart: each its own
+    assert len({id(t) for t in trees}) == 4 and None not in trees  # apart: each its own
     bots.seat_together(team)
     trees = [b.kept_tree() for b in team.values()]
-    assert trees[1] is trees[2] is trees[3] and trees[0] is None
+    assert trees[1] is trees[2] is trees[3] and trees[0] is not None and trees[0] is not trees[1]
     mixed = {0: team[0], 1: bots.make(game, "ismcts", seat=1, rng=1, iterations=31, reuse="team"),
              2: bots.make(game, "ismcts", seat=2, rng=2, iterations=30, reuse="team"),
              3: bots.make(game, "ismcts", seat=3, rng=3, iterations=30, reuse="seat")}
@@ -321,6 +320,29 @@ def test_reuse_goes_on_from_the_teammates_search_and_restart_forgets() -> None:
         bot.restart(game.new_initial_state().view(seat))
     tree = team[1].kept_tree()
     assert tree is not None and tree.table is None
+
+
+@pytest.mark.parametrize(("factor_keys", "carried"), [("stop", True), ("path", False)])
+def test_factor_goes_on_from_his_last_search(factor_keys: str, carried: bool) -> None:
+    """His keys chain with factor_keys=stop, so his next search starts from the visits his last
+    one gave that node; with path keys his root is never in the kept tree."""
+    game = games.load("police07", players=4)
+    factor = bots.make(game, "ismcts", seat=0, rng=3, iterations=400, reuse="seat", factor_keys=factor_keys)
+    others = {s: bots.make(game, "heuristic", seat=s, rng=s) for s in (1, 2, 3)}
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply(state.chance_outcomes()[0][0])
+    totals: list[int] = []
+    while len(totals) < 5 and not state.is_terminal():
+        seat = state.current_player()
+        if seat == 0:
+            state.apply(factor.step(state.view(0)))
+            if factor.last is not None:
+                totals.append(sum(s.visits for s in factor.last.stats))
+        else:
+            state.apply(others[seat].step(state.view(seat)))
+    assert totals[0] == 400 and len(totals) > 2
+    assert (max(totals[1:]) > 400) is carried
 
 
 def test_reuse_keeps_seeded_games_reproducible() -> None:
