@@ -81,9 +81,9 @@ def test_sample(benchmark: Any, players: int) -> None:
     benchmark(post.sample_deal, vs[-1], rng)
 
 
-def main() -> None:
-    """Print median milliseconds per call."""
-    model = load_behaviour()
+def main(path: str | None = None) -> None:
+    """Print median (and the slowest update's) milliseconds per call; ``path``: another model file."""
+    model = load_behaviour(path)
     for players in ACTIONS:
         game, vs = views(players)
         ups, scratch = [], []
@@ -96,9 +96,10 @@ def main() -> None:
             t = time.perf_counter()
             posterior(game, vs[-1], model)
             scratch.append(time.perf_counter() - t)
-        print(f"{players} players: update {1e3 * np.median(ups):.2f} ms (median of {len(ups)}), "
-              f"from scratch {1e3 * np.median(scratch):.2f} ms ({len(vs)} history entries)")
+        print(f"{players} players: update {1e3 * np.median(ups):.2f} ms (median of {len(ups)}; "
+              f"max {1e3 * max(ups):.2f} ms), from scratch {1e3 * np.median(scratch):.2f} ms "
+              f"({len(vs)} history entries)")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else None)

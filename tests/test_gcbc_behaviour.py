@@ -1,6 +1,7 @@
 """The public features the Good Cop Bad Cop behaviour model scores (solver.belief.gcbc_walk and
 solver.belief.gcbc_behaviour), as tables: small hand-written histories of a 4-player game and the
-decisions the walk must find in them, feature by feature.
+decisions the walk must find in them, feature by feature; and the pair factors' decisions (with the
+cards the actor had seen) and tables.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import numpy as np
 import pytest
 
 from solver.belief.gcbc_behaviour import CLASSES, BehaviourModel, class_of, hand_ids
-from solver.belief.gcbc_walk import OUTCOMES, Choice, Walk
+from solver.belief.gcbc_walk import OUTCOMES, Choice, Known, Walk
+from solver.games.gcbc.deal import INTEGRITY_NAMES
 from solver.games.gcbc.rules import GCBCGame
 
 Entry = list[Any]
@@ -151,3 +153,62 @@ def test_aimed_table_is_the_outcome_probability_per_class() -> None:
         cls = CLASSES[class_of(tuple(int(x) for x in hands[i]), False)]
         assert table[i] == pytest.approx(expected[cls])
     assert np.asarray(BehaviourModel(weights, temper=0.5).table(choice)) == pytest.approx(table ** 0.5)
+
+
+# --- pair factors: decisions with the cards the actor had seen ---------------------------------------
+def investigate(seat: int, target: int, pos: int) -> Entry:
+    action = f"investigate {target}.{pos}"
+    return [seat, action, [{"kind": "ActionAnnounced", "seat": seat, "action": action, "again": False}]]
+
+
+def known(history: list[Entry], seat: int = 3) -> list[Known]:
+    return walk(history, seat).known
+
+
+def test_known_decisions_carry_the_cells_the_actor_saw() -> None:
+    history = [investigate(0, 1, 2), *arm(0), aim(0, 1)]
+    announce, aimed = known(history)
+    # seat 1's card 2 is token 5; the look is history entry 0
+    assert announce.kind == "announce" and announce.options[announce.chosen] == ("arm", (5,))
+    assert ("inv:u", (5,)) in announce.options and ("inv:u", ()) in announce.options
+    assert (aimed.kind, aimed.cells, aimed.chosen, aimed.scored) == ("aim", (0, 1, 2), 0, False)
+    assert aimed.options == (("u", (5,)), ("u", ()), ("u", ()))
+    assert aimed.looked == (((0, 1, 2),), (), ()) and aimed.seen() == (5,) and aimed.seats() == 1
+
+
+@pytest.mark.parametrize("between", [
+    [flip(1, 2, "crooked")],  # the seen card is face up now: public, no longer the actor's own
+    [swap(1, 2, 2, 0)],  # the seat's hand changed: looks at it are dropped
+])
+def test_looks_that_no_longer_count(between: list[Entry]) -> None:
+    assert known([investigate(0, 1, 2), *between, *arm(0), aim(0, 1)]) == []
+
+
+def test_an_investigation_is_seen_only_after_it() -> None:
+    first, second = investigate(0, 1, 2), investigate(0, 1, 0)
+    assert known([first]) == []
+    (again,) = known([first, second])
+    assert again.options[again.chosen] == ("inv:u", (5,))
+
+
+def test_known_table_is_the_conditional_logit_with_seen_cards() -> None:
+    seen = {"u|crooked": 4.0, "u|honest": 0.5, "u|": 1.0}
+    weights = {"aim-seen": [dict(seen) for _ in CLASSES], "aim": [{"u": 1.0, "hh": 3.0} for _ in CLASSES]}
+    model = BehaviourModel(weights, temper=1.0, pair_seats=2)
+    hands = hand_ids(3)
+    honest_hand = next(i for i in range(64) if CLASSES[class_of(tuple(hands[i].tolist()), False)] == "honest")
+    options = (("u", (5,)), ("u", ()), ("u", ()))
+    plain = model.known_table(Known(0, 0, "aim", (0, 1, 2), False, 0, options, (((0, 1, 2),), (), ()), False))
+    assert plain is not None and plain.shape == (4 ** 4,)
+    card = {name: i for i, name in enumerate(INTEGRITY_NAMES)}
+    assert plain[honest_hand + 64 * card["crooked"]] == pytest.approx(4.0 / 6.0)
+    assert plain[honest_hand + 64 * card["honest"]] == pytest.approx(0.5 / 2.5)
+    assert plain[honest_hand + 64 * card["agent"]] == pytest.approx(1.0 / 3.0)  # never offered: "u|"
+    # scored as a single-seat aim too: divided by that choice's probability (1 / (1 + 3 + 1))
+    options = (("u", (5,)), ("hh", ()), ("u", ()))
+    scored = model.known_table(Known(0, 0, "aim", (0, 1, 2), False, 0, options, (((0, 1, 2),), (), ()), True))
+    assert scored is not None
+    assert scored[honest_hand + 64 * card["crooked"]] == pytest.approx((4.0 / 6.0) / (1.0 / 5.0))
+    # no factor beyond the cluster-size rule, or without the weights
+    assert BehaviourModel(weights, 1.0, pair_seats=1).known_table(
+        Known(0, 0, "aim", (0, 1, 2), False, 0, options, (((0, 1, 2),), (), ()), True)) is None

@@ -16,9 +16,11 @@ import pytest
 
 import bots
 from solver.belief.gcbc_behaviour import CLASSES, BehaviourModel, class_of, fit, load_behaviour
+from solver.belief.gcbc_clusters import Factors, admitted
 from solver.belief.gcbc_posterior import (
     GCBCPosterior,
     _all_deals,
+    _factors,
     brute_force_posterior,
     posterior,
 )
@@ -41,6 +43,21 @@ def _model(seed: int) -> BehaviourModel:
     }
     weights = {k: [{f: float(rng.uniform(0.2, 3.0)) for f in fs} for _ in CLASSES] for k, fs in feats.items()}
     return BehaviourModel(weights, temper=0.8)
+
+
+def _pair_model(seed: int, pair_seats: int) -> BehaviourModel:
+    """:func:`_model` with pair factors: seeded weights for every public feature and seen cards."""
+    model = _model(seed)
+    rng = np.random.default_rng(seed + 1)
+    seen = ["", *("+".join(c) for k in (1, 2, 3)
+                  for c in itertools.combinations_with_replacement(sorted(INTEGRITY_NAMES), k))]
+    shows = list(model.weights["aim"][0])
+    announce = ["equip", "arm", *(f"{k}:{c}" for k in ("inv", "shoot") for c in shows)]
+    for kind, names in {"aim": shows, "announce": announce}.items():
+        model.weights[f"{kind}-seen"] = [
+            {f"{f}|{x}": float(rng.uniform(0.2, 3.0)) for f in names for x in seen} for _ in CLASSES]
+    model.pair_seats = pair_seats
+    return model
 
 
 def _play(n: int, bot: str, seed: int) -> Iterator[GCBCState]:
@@ -104,6 +121,26 @@ def test_equals_brute_force(n: int, seed: int, stops: int, viewers: int) -> None
     assert seen >= 3
 
 
+@pytest.mark.parametrize(("n", "bot", "seed", "pair_seats", "refused"), [
+    (4, "random", 1, 2, False), (5, "random", 3, 2, True), (4, "heuristic", 5, 3, False),
+    (5, "heuristic", 2, 3, False)])
+def test_pair_factors_equal_brute_force(n: int, bot: str, seed: int, pair_seats: int, refused: bool) -> None:
+    """With pair factors (an aim or announcement on the actor's cells and the cells it had seen):
+    the factor set the cluster-size rule admits, the same in both computations (``refused``: the
+    rule turns some pair factor away in these positions)."""
+    model = _pair_model(seed, pair_seats)
+    admitted_pairs = pairs = 0
+    for k, st in enumerate(_positions(n, bot, seed, 4)):
+        view = st.view(k % n).to_json()
+        factors = _factors(st.game, view, model)
+        admitted_pairs += sum(1 for cells in admitted(factors) if cells in factors.pairs)
+        pairs += len(factors.pairs)
+        _close(posterior(st.game, view, model).marginals(), brute_force_posterior(st.game, view, model))
+        if k >= 5:
+            break
+    assert admitted_pairs > 0 and (admitted_pairs < pairs) == refused
+
+
 def test_set_up_positions_equal_brute_force() -> None:
     model = _model(0)
     for k, st in enumerate(_play(4, "random", 9), start=1):
@@ -164,6 +201,34 @@ def test_true_deal_has_positive_mass(n: int, bot: str) -> None:
                 assert posterior(st.game, view, m).deal_probability(deal) > 0, (i, seat)
         if i >= 6:
             break
+
+
+def _investigate_then_aim(actor: int, target: int, pos: int) -> list[list[Any]]:
+    action = f"investigate {target}.{pos}"
+    return [[actor, action, [{"kind": "ActionAnnounced", "seat": actor, "action": action, "again": False}]],
+            [actor, "arm", [{"kind": "ActionAnnounced", "seat": actor, "action": "arm", "again": False}]],
+            [-1, "pass", [{"kind": "GunTaken", "seat": actor, "source": "centre"}]],
+            [actor, f"aim {target}", [{"kind": "Aimed", "seat": actor, "target": target}]]]
+
+
+@pytest.mark.parametrize(("shown", "pair_seats", "expected"), [
+    (False, 2, [True, False]),  # seats 0+1, then 2+0: three seats of unknown cards
+    (False, 3, [True, True]),
+    (True, 2, [True, True]),  # seat 2's cards are all face up: it adds no unknown seat
+])
+def test_cluster_size_rule(shown: bool, pair_seats: int, expected: list[bool]) -> None:
+    flips = [[2, f"flip {p}", [{"kind": "CardFlipped", "seat": 2, "pos": p, "card": c}]]
+             for p, c in enumerate(["honest", "honest", "crooked"])]
+    history = [*(flips if shown else []), *_investigate_then_aim(0, 1, 0), *_investigate_then_aim(2, 0, 1)]
+    walk = Walk(GCBCGame(players=4), 3)
+    walk.extend(history)
+    weights = {"aim-seen": [{"u|honest": 2.0, "u|crooked": 0.5} for _ in CLASSES]}
+    factors = Factors(walk, BehaviourModel(weights, 1.0, pair_seats=pair_seats))
+    factors.catch_up()
+    seats = [[s // 3 for s in cells if isinstance(s, int)] for cells in factors.pairs]
+    assert seats == [[0, 0, 0, 1], [2, 2, 2, 0]]  # aimer's three cells, then the one it saw
+    chosen = admitted(factors)
+    assert [cells in chosen for cells in factors.pairs] == expected
 
 
 def test_deal_probabilities_sum_to_one() -> None:

@@ -26,6 +26,16 @@ independent (they share what it saw), and the tempering exponent, fitted on held
 stated correction. Window passes, untargeted plays and hidden choices are not scored (likelihood 1):
 whether a seat plays depends on an Equipment card the others cannot see.
 
+**Pair factors.** The heuristic also acts on the cards it investigated. Which cell an actor saw is
+public and its card is part of the deal, so an ``aim`` or an announcement of an actor that had seen
+face-down cards of the seats its options are about (:class:`gcbc_walk.Known`) gets a second model,
+``P(chosen | class, seen cards)``: a conditional logit with features ``<public feature>|<seen cards>``
+(``w["aim-seen"]``, ``w["announce-seen"]``), a table over the actor's hand and the seen cells
+(:meth:`BehaviourModel.known_table`). Its normaliser depends on hidden cards only through what the
+actor saw, so it is exact on those cells. It merges the actor's cluster with the seen seats', so
+:func:`solver.belief.gcbc_clusters.admitted` multiplies it in only while the merged cluster stays
+small (:attr:`BehaviourModel.pair_seats`); otherwise the single-seat choice stands alone.
+
 The weights are maximum a posteriori estimates from self-play (the MM algorithm for the
 conditional logit, Hunter 2004, "MM algorithms for generalized Bradley-Terry models", with a
 Gamma prior of ``alpha`` pseudo-choices at weight 1), made by :mod:`solver.belief.gcbc_calibrate`;
@@ -45,7 +55,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from solver.belief.gcbc_walk import Choice
+from solver.belief.gcbc_walk import Choice, Known
 from solver.core import BadStateError
 from solver.games.gcbc.deal import INTEGRITY_NAMES, Integrity
 
@@ -53,6 +63,8 @@ FORMAT: Final = "copsolver-gcbc-behaviour/1"
 CLASSES: Final = ("honest", "crooked", "agent", "kingpin")
 KINDS: Final = ("announce", "aim", "play", "flip", "give", "aimed")
 HIDDEN_KINDS: Final = frozenset({"flip", "give"})  # features are the actor's own cards
+#: The pair factors' weights: ``w["<kind>-seen"][class]["<public feature>|<seen cards>"]``.
+KNOWN_SUFFIX: Final = "-seen"
 SHIPPED: Final = "shipped"
 
 Table = npt.NDArray[np.float64]
@@ -92,6 +104,9 @@ class BehaviourModel:
     weights: dict[str, list[dict[str, float]]]
     temper: float = 1.0
     meta: dict[str, Any] = field(default_factory=dict)
+    #: The cluster-size rule of the pair factors (at most this many seats per merged cluster; below
+    #: 2, no pair factors): see :func:`solver.belief.gcbc_clusters.admitted`.
+    pair_seats: int = 0
 
     def weight(self, kind: str, cls: int, feature: str) -> float:
         """``w[kind][class][feature]``; 1 for a feature the training games never offered."""
@@ -117,9 +132,45 @@ class BehaviourModel:
             probs = by_class[classes]
         return np.asarray(probs ** self.temper, dtype=np.float64)
 
+    def known_table(self, known: Known) -> Table | None:
+        """The pair factor of a :class:`Known` decision, over the actor's hand and the seen cells
+        (index ``hand + 4 ** len(actor's cells) * seen``), or None (no such weights, nothing seen,
+        or more seats than :attr:`pair_seats` allows, which :func:`gcbc_clusters.admitted` would
+        refuse anyway).
+
+        ``P(chosen | class, seen cards)`` is the conditional logit over the options with features
+        ``<public feature>|<seen cards>`` (:func:`fit_known`). Its normaliser runs over the options
+        only through what the actor saw, so it is exact on these cells. When the walk scores the
+        decision as a single-seat choice as well, the factor is divided by that choice's
+        probability: with both, the product is the full model; without this factor (not admitted),
+        the single-seat model stands. ``** temper`` as every factor."""
+        per_class = self.weights.get(known.kind + KNOWN_SUFFIX)
+        cells = known.seen()
+        if not per_class or not cells or known.seats() >= self.pair_seats:
+            return None
+        ids = hand_ids(len(cells))
+        column = {c: i for i, c in enumerate(cells)}
+        weights = np.empty((len(CLASSES), len(known.options), len(ids)))
+        for o, (feature, seen) in enumerate(known.options):
+            names = [seen_name(feature, row) for row in ids[:, [column[c] for c in seen]].tolist()]
+            for c in range(len(CLASSES)):
+                plain = per_class[c].get(f"{feature}|", 1.0)  # a combination training never offered
+                lookup = {n: per_class[c].get(f"{feature}|{n}", plain) for n in set(names)}
+                weights[c, o] = [lookup[n] for n in names]
+        prob = weights[:, known.chosen] / weights.sum(axis=1)  # [class, seen cards]
+        if known.scored:
+            public = [f for f, _ in known.options]
+            single = [self.weight(known.kind, c, public[known.chosen])
+                      / sum(self.weight(known.kind, c, f) for f in public) for c in range(len(CLASSES))]
+            prob = prob / np.array(single)[:, None]
+        left = hand_classes(len(known.cells), known.inverted)
+        return np.asarray(prob[left[None, :], np.arange(len(ids))[:, None]].ravel() ** self.temper,
+                          dtype=np.float64)
+
     def to_json(self) -> dict[str, Any]:
         """The file format (see :func:`load_behaviour`)."""
-        return {"format": FORMAT, **self.meta, "temper": self.temper, "classes": list(CLASSES),
+        extra = {"pair_seats": self.pair_seats} if self.pair_seats else {}
+        return {"format": FORMAT, **self.meta, **extra, "temper": self.temper, "classes": list(CLASSES),
                 "weights": {k: {CLASSES[c]: dict(sorted(w.items())) for c, w in enumerate(per)}
                             for k, per in self.weights.items()}}
 
@@ -140,12 +191,14 @@ def load_behaviour(path: str | Path | None = None) -> BehaviourModel:
         weights = {kind: [{str(f): float(v) for f, v in per[name].items()} for name in CLASSES]
                    for kind, per in data["weights"].items()}
         temper = float(data["temper"])
+        pair_seats = int(data.get("pair_seats", 0))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: bad weights ({err!r})") from err
     if temper <= 0 or any(v <= 0 for per in weights.values() for w in per for v in w.values()):
         raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: weights and temper must be > 0")
-    meta = {k: v for k, v in data.items() if k not in ("format", "temper", "classes", "weights")}
-    return BehaviourModel(weights, temper, meta)
+    meta = {k: v for k, v in data.items()
+            if k not in ("format", "temper", "classes", "weights", "pair_seats")}
+    return BehaviourModel(weights, temper, meta, pair_seats)
 
 
 def features(choice: Choice, cards: Sequence[int]) -> tuple[str, list[str]]:
@@ -170,18 +223,47 @@ def fit(samples: Sequence[tuple[Choice, Sequence[int]]], alpha: float = 1.0,
         groups.setdefault((choice.kind, cls), []).append(features(choice, cards))
     out: dict[str, list[dict[str, float]]] = {}
     for (kind, cls), rows in sorted(groups.items()):
-        names = sorted({f for chosen, opts in rows for f in [chosen, *opts]})
-        index = {f: i for i, f in enumerate(names)}
-        counts = np.zeros((len(rows), len(names)))
-        chosen = np.zeros(len(names))
-        for d, (pick, opts) in enumerate(rows):
-            for o in opts:
-                counts[d, index[o]] += 1
-            chosen[index[pick]] += 1
-        w = np.ones(len(names))
-        for _ in range(iterations):
-            z = counts @ w
-            w = (chosen + alpha) / (counts.T @ (1.0 / z) + alpha)
         per = out.setdefault(kind, [{} for _ in CLASSES])
-        per[cls] = {f: float(v) for f, v in zip(names, w, strict=True)}
+        per[cls] = _mm(rows, alpha, iterations)
     return out
+
+
+def _mm(rows: Sequence[tuple[str, Sequence[str]]], alpha: float, iterations: int) -> dict[str, float]:
+    """The MM iteration of :func:`fit` for one group of (chosen feature, options' features)."""
+    names = sorted({f for chosen, opts in rows for f in [chosen, *opts]})
+    index = {f: i for i, f in enumerate(names)}
+    counts = np.zeros((len(rows), len(names)))
+    chosen = np.zeros(len(names))
+    for d, (pick, opts) in enumerate(rows):
+        for o in opts:
+            counts[d, index[o]] += 1
+        chosen[index[pick]] += 1
+    w = np.ones(len(names))
+    for _ in range(iterations):
+        z = counts @ w
+        w = (chosen + alpha) / (counts.T @ (1.0 / z) + alpha)
+    return {f: float(v) for f, v in zip(names, w, strict=True)}
+
+
+def fit_known(samples: Sequence[tuple[Known, Sequence[int], Sequence[Sequence[int]]]],
+              alpha: float = 1.0, iterations: int = 200) -> dict[str, list[dict[str, float]]]:
+    """The pair factors' weights from (decision, the actor's true cards, per option the true cards
+    it had seen): per kind and class a conditional logit with features ``<public feature>|<seen
+    cards>`` (``w["aim-seen"]``, ``w["announce-seen"]``), fitted like :func:`fit`."""
+    groups: dict[tuple[str, int], list[tuple[str, list[str]]]] = {}
+    for known, cards, seen in samples:
+        cls = class_of(cards, known.inverted)
+        opts = [f"{feature}|{seen_name(feature, got)}"
+                for (feature, _), got in zip(known.options, seen, strict=True)]
+        groups.setdefault((known.kind, cls), []).append((opts[known.chosen], opts))
+    out: dict[str, list[dict[str, float]]] = {}
+    for (kind, cls), rows in sorted(groups.items()):
+        out.setdefault(kind + KNOWN_SUFFIX, [{} for _ in CLASSES])[cls] = _mm(rows, alpha, iterations)
+    return out
+
+
+def seen_name(feature: str, cards: Sequence[int]) -> str:
+    """The seen cards of a :class:`Known` option as a feature: the sorted card names (for ``arm``,
+    whose cards span every seat seen, the distinct names only)."""
+    names = sorted(INTEGRITY_NAMES[x] for x in cards)
+    return "+".join(sorted(set(names)) if feature == "arm" else names)

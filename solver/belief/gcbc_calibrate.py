@@ -3,15 +3,17 @@
 ::
 
     python -m solver.belief.gcbc_calibrate --bot heuristic --players 4,5,6,7,8 \\
-        --train 0:300 --test 10000:10150 --model solver/belief/data/gcbc_behaviour.json \\
-        --out bench/results/gcbc-calibration.json
+        --train 0:300 --test 10000:10150 --pair-seats 3 \\
+        --model solver/belief/data/gcbc_behaviour.json --out bench/results/gcbc-calibration.json
 
 1. **Train.** Seeded games (seed ``i`` plays ``players[i % len(players)]`` seats, every seat the
    same bot) give every scored public choice (:mod:`solver.belief.gcbc_walk`) with the actor's true
-   cards then. The first 80% of the training seeds fit the weights (:func:`gcbc_behaviour.fit`) for
-   each prior strength in :data:`ALPHAS`; the other 20% pick the prior strength and the tempering
-   exponent from :data:`TEMPERS` together (lowest mean team + leader log loss); the weights are then
-   refitted with that prior strength on all training games.
+   cards then, and (``--pair-seats`` K >= 2: the pair factors, admitted while a merged cluster has at
+   most K seats of unknown cards) every decision with the cards the actor had seen, with their true
+   identities. The first 80% of the training seeds fit the weights (:func:`gcbc_behaviour.fit`,
+   :func:`gcbc_behaviour.fit_known`) for each prior strength in :data:`ALPHAS`; the other 20% pick
+   the prior strength and the tempering exponent from :data:`TEMPERS` together (lowest mean team +
+   leader log loss); the weights are then refitted with that prior strength on all training games.
 2. **Test** on a disjoint seed set. At the start of each round (turns 1, n+1, 2n+1, ...) every
    living seat's view gives a posterior, deduction-only and full; each other living seat is scored:
    team (binary: P(honest)) and leader status (agent / kingpin / neither) by log loss and Brier score,
@@ -35,9 +37,9 @@ from typing import Any, Final
 
 import numpy as np
 
-from solver.belief.gcbc_behaviour import BehaviourModel, fit
+from solver.belief.gcbc_behaviour import BehaviourModel, fit, fit_known
 from solver.belief.gcbc_posterior import posterior
-from solver.belief.gcbc_walk import Choice, Walk
+from solver.belief.gcbc_walk import Choice, Known, Walk
 from solver.core import JSON, ConfigError
 from solver.games.gcbc.deal import Integrity, team_of
 from solver.games.gcbc.rules import GCBCGame
@@ -64,10 +66,13 @@ class Point:
 
 @dataclass
 class Played:
-    """One self-play game: the scored choices with the actor's true cards, and evaluation points."""
+    """One self-play game: the scored choices with the actor's true cards, the decisions with
+    what the actor had seen (the pair factors) with its true cards and the seen cards' true
+    identities, and evaluation points."""
 
     samples: list[tuple[Choice, tuple[int, ...]]]
     points: list[Point]
+    known: list[tuple[Known, tuple[int, ...], list[list[int]]]]
 
 
 def play(players: int, bot: str, seed: int) -> Played:
@@ -78,12 +83,12 @@ def play(players: int, bot: str, seed: int) -> Played:
     st = game.new_initial_state()
     rng = np.random.default_rng(seed)
     seats = {s: bots.make(game, bot, seat=s, rng=rng) for s in range(players)}
-    cards_before: list[tuple[int, ...]] = []
+    cards_before: list[tuple[tuple[int, ...], ...]] = []  # every seat's cards before each action
     points: list[Point] = []
     last_round = 0
     while not st.is_terminal():
         seat = st.current_player()
-        cards_before.append(tuple(st.cards[seat]) if seat >= 0 else ())
+        cards_before.append(tuple(tuple(c) for c in st.cards))
         if st.is_chance_node():
             outcomes, probs = zip(*st.chance_outcomes(), strict=True)
             st.apply(int(rng.choice(outcomes, p=probs)))
@@ -98,8 +103,10 @@ def play(players: int, bot: str, seed: int) -> Played:
                        for s in range(players) if st.alive[s]]
     walk = Walk(game, 0)
     walk.extend(st.view(0).to_json()["history"])
-    samples = [(c, cards_before[c.index]) for c in walk.choices]
-    return Played(samples, points)
+    samples = [(c, cards_before[c.index][c.actor]) for c in walk.choices]
+    known = [(k, cards_before[k.index][k.actor], [[cards_before[i][s][p] for i, s, p in looks]
+                                                  for looks in k.looked]) for k in walk.known]
+    return Played(samples, points, known)
 
 
 def score(points: Sequence[Point], model: BehaviourModel | None) -> list[dict[str, Any]]:
@@ -152,6 +159,14 @@ def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "per_round": {str(k): metrics([r for r in rows if r["round"] == k]) for k in rounds}}
 
 
+def _fit(games: Sequence[Played], alpha: float, pair_seats: int) -> dict[str, list[dict[str, float]]]:
+    """The weights from ``games``; with the pair factors' when ``pair_seats`` >= 2."""
+    weights = fit([s for g in games for s in g.samples], alpha)
+    if pair_seats >= 2:
+        weights.update(fit_known([k for g in games for k in g.known], alpha))
+    return weights
+
+
 def _seeds(text: str) -> range:
     try:
         lo, hi = (int(x) for x in text.split(":"))
@@ -168,6 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--players", default="4,5,6,7,8")
     ap.add_argument("--train", default="0:300")
     ap.add_argument("--test", default="10000:10150")
+    ap.add_argument("--pair-seats", type=int, default=0,
+                    help="pair factors (aims and announcements with the cards the actor saw), at most "
+                         "this many seats of unknown cards per merged cluster (0: none)")
     ap.add_argument("--model", default=None, help="write the learnt model here")
     ap.add_argument("--out", default=None, help="write the calibration report here")
     args = ap.parse_args(argv)
@@ -180,9 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     held = [pt for g in train[cut:] for pt in g.points]
     losses: dict[tuple[float, float], float] = {}
     for alpha in ALPHAS:
-        weights = fit([s for g in train[:cut] for s in g.samples], alpha)
+        weights = _fit(train[:cut], alpha, args.pair_seats)
         for temper in TEMPERS:
-            m = metrics(score(held, BehaviourModel(weights, temper)))
+            m = metrics(score(held, BehaviourModel(weights, temper, pair_seats=args.pair_seats)))
             losses[alpha, temper] = m["team_log_loss"] + m["leader_log_loss"]
             print(f"alpha {alpha} temper {temper}: team+leader log loss {losses[alpha, temper]:.4f}",
                   file=sys.stderr)
@@ -190,14 +208,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     samples = [s for g in train for s in g.samples]
     meta = {"command": command, "bot": args.bot, "players": counts, "train_seeds": args.train,
             "alpha": alpha, "decisions": len(samples),
+            **({"pair_decisions": sum(len(g.known) for g in train)} if args.pair_seats >= 2 else {}),
             "selection": {f"alpha {a} temper {t}": round(v, 5) for (a, t), v in losses.items()}}
-    model = BehaviourModel(fit(samples, alpha), temper, meta)
+    model = BehaviourModel(_fit(train, alpha, args.pair_seats), temper, meta, args.pair_seats)
     if args.model:
         Path(args.model).write_text(json.dumps(model.to_json(), indent=1) + "\n")
     test = [play(counts[i % len(counts)], args.bot, i) for i in _seeds(args.test)]
     result: dict[str, Any] = {"command": command, "bot": args.bot, "players": counts,
                               "train_seeds": args.train, "test_seeds": args.test, "alpha": alpha,
-                              "temper": temper}
+                              "temper": temper, "pair_seats": args.pair_seats}
     for label, group in [("all", counts), *[(str(c), [c]) for c in counts]]:
         pts = [pt for g in test for pt in g.points if pt.players in group]
         ded, full = report(score(pts, None)), report(score(pts, model))

@@ -4,7 +4,9 @@ A *factor* is a table over the cards a tuple of cells can hold (index ``sum(card
 :func:`solver.belief.gcbc_behaviour.hand_ids`); factors on the same cells are kept multiplied
 together, scaled to a maximum of 1 (the scale cancels in the posterior and keeps long games from
 underflowing). A *cluster* is a set of set-up seats that factors, hidden permutations or current
-hands tie together, enumerated with its configurations' weights and card-supply use.
+hands tie together, enumerated with its configurations' weights and card-supply use. Pair factors
+(a decision on the actor's cells and cells of other seats it had seen) join clusters too, but only
+those :func:`admitted` lets in: a public rule on cluster size keeps the enumeration small.
 
 :class:`Factors` is incremental: it takes the walk's new observations and choices only, and keeps a
 version per cell tuple so that a cluster none of whose factors changed is not enumerated again.
@@ -37,6 +39,7 @@ SEAT_ROWS: Final[IntArray] = np.array(
     [t for t in itertools.product(range(4), repeat=3)
      if sum(1 for c in t if c in (Integrity.AGENT, Integrity.KINGPIN)) <= 1], dtype=np.int64)
 _EYE: Final = np.eye(4)
+_ANY: Final = np.ones(4)
 #: Version stamps of factor tables, unique across every Factors object (a cluster cache key must
 #: never match a table it was not built from).
 _STAMPS: Final = itertools.count()
@@ -50,22 +53,27 @@ class Factors:
     model: BehaviourModel | None
     tables: dict[Cells, Table] = field(default_factory=dict)
     version: dict[Cells, int] = field(default_factory=dict)
-    used: tuple[int, int, int] = (0, 0, 0)  # binds, rules, choices already multiplied in
+    used: tuple[int, int, int, int] = (0, 0, 0, 0)  # binds, rules, choices, known multiplied in
+    #: Pair factors (the actor's cells + the cells it had seen: :class:`gcbc_walk.Known`), in the
+    #: order of their first decision; :func:`admitted` says which the posterior multiplies in. (Their
+    #: cells span two seats or more, so no key here is a key of ``tables``.)
+    pairs: dict[Cells, Table] = field(default_factory=dict)
 
-    def add(self, cells: Cells, table: Table) -> None:
-        """Multiply ``table`` into the factor on ``cells``."""
-        if cells in self.tables:
-            table = self.tables[cells] * table
+    def add(self, cells: Cells, table: Table, pair: bool = False) -> None:
+        """Multiply ``table`` into the factor on ``cells`` (a pair factor if ``pair``)."""
+        into = self.pairs if pair else self.tables
+        if cells in into:
+            table = into[cells] * table
         top = float(table.max())
         if top <= 0.0:
             raise BadStateError(f"gcbc posterior: seat {self.walk.seat}'s view contradicts itself")
-        self.tables[cells] = table / top
+        into[cells] = table / top
         self.version[cells] = next(_STAMPS)
 
     def catch_up(self) -> None:
         """Multiply in what the walk found since the last call."""
         walk = self.walk
-        binds, rules, choices = self.used
+        binds, rules, choices, known = self.used
         for cell, x in walk.rec.binds[binds:]:
             self.add((cell,), _EYE[x])
         for kind, cells in walk.rules[rules:]:
@@ -82,7 +90,11 @@ class Factors:
             for choice in walk.choices[choices:]:
                 if choice.actor != walk.seat:  # one's own choices are explained by one's known cards
                     self.add(choice.cells, self.model.table(choice))
-        self.used = (len(walk.rec.binds), len(walk.rules), len(walk.choices))
+            for kn in walk.known[known:]:
+                table = self.model.known_table(kn)
+                if table is not None and kn.actor != walk.seat:
+                    self.add(kn.cells + kn.seen(), table, pair=True)
+        self.used = (len(walk.rec.binds), len(walk.rules), len(walk.choices), len(walk.known))
 
     def current(self) -> Factors:
         """These factors plus, during set-up, the seat's own dealt cards in canonical order."""
@@ -90,7 +102,8 @@ class Factors:
         self.walk.tokens.finish(own)
         if not own.binds:
             return self
-        out = Factors(self.walk, self.model, dict(self.tables), dict(self.version), self.used)
+        out = Factors(self.walk, self.model, dict(self.tables), dict(self.version), self.used,
+                      dict(self.pairs))
         for cell, x in own.binds:
             out.add((cell,), _EYE[x])
         return out
@@ -188,27 +201,78 @@ def token_rows(seats: Sequence[int], tables: Mapping[Cells, Table]) -> IntArray:
     return np.asarray(rows[ok], dtype=np.int64)
 
 
-def clusters(factors: Factors, cache: dict[object, Cluster]) -> list[Cluster]:
-    """Group the seats that factors, permutations or current hands tie together; enumerate each
-    (or take it from ``cache`` when none of its factors changed; ``cache`` is updated)."""
-    walk, tables = factors.walk, factors.tables
-    pos, perms = walk.tokens.pos, walk.rec.perms
-    n = len(pos)
-    parent = list(range(n))
+class _Union:
+    """Union-find over seats, with the size of each group (each seat counting ``sizes[s]``)."""
 
-    def find(s: int) -> int:
-        while parent[s] != s:
-            parent[s] = parent[parent[s]]
-            s = parent[s]
+    def __init__(self, sizes: Sequence[int]) -> None:
+        self.parent = list(range(len(sizes)))
+        self.size = list(sizes)
+
+    def find(self, s: int) -> int:
+        """The root of ``s``'s group."""
+        while self.parent[s] != s:
+            self.parent[s] = self.parent[self.parent[s]]
+            s = self.parent[s]
         return s
 
+    def join(self, seats: set[int]) -> None:
+        """Merge the groups of ``seats``."""
+        roots = sorted({self.find(s) for s in seats})
+        for r in roots[1:]:
+            self.parent[r] = roots[0]
+            self.size[roots[0]] += self.size[r]
+
+
+def _tie(factors: Factors, tables: Mapping[Cells, Table],
+         sizes: Sequence[int] | None = None) -> tuple[_Union, dict[Cells, set[int]]]:
+    """Seats tied by ``tables``, the hidden permutations and the current hands; and the seats of
+    each of those cell tuples."""
+    walk = factors.walk
+    pos, perms = walk.tokens.pos, walk.rec.perms
+    union = _Union([1] * len(pos) if sizes is None else sizes)
     seat_sets: dict[Cells, set[int]] = {}
     for cells in [*tables, *(tuple(p) for p in pos), *(((k, 0),) for k in range(len(perms)))]:
         tied = set().union(*(seats_of(c, perms) for c in cells)) if cells else set()
         seat_sets[cells] = tied
-        first, *rest = sorted(tied) or [-1]
-        for s in rest:
-            parent[find(s)] = find(first)
+        union.join(tied)
+    return union, seat_sets
+
+
+def admitted(factors: Factors) -> dict[Cells, Table]:
+    """The factors the posterior multiplies: every single-seat factor, and each pair factor, in the
+    order of their first decisions, that lies within one cluster or would leave its merged cluster
+    with at most ``model.pair_seats`` seats whose set-up cards are not all known (the clusters that
+    the single-seat factors, permutations, hands and the pair factors admitted before it make).
+
+    The rule reads only which cells each factor is on, the hidden permutations, the hands and which
+    cells are observed, all functions of the view, so the factor set is too (the brute force takes
+    the same set). A later swap can merge clusters and so drop a pair factor admitted before it.
+    """
+    if not factors.pairs or factors.model is None:
+        return factors.tables
+    limit = factors.model.pair_seats
+    # A seat whose three set-up cards are observed adds one configuration to a cluster, not 32.
+    unknown = [0 if all(np.count_nonzero(factors.tables.get((3 * s + p,), _ANY)) == 1 for p in range(3))
+               else 1 for s in range(len(factors.walk.tokens.pos))]
+    union, _ = _tie(factors, factors.tables, unknown)
+    out = dict(factors.tables)
+    perms = factors.walk.rec.perms
+    for cells, table in factors.pairs.items():
+        roots = {union.find(s) for c in cells for s in seats_of(c, perms)}
+        if len(roots) == 1 or sum(union.size[r] for r in roots) <= limit:
+            union.join(roots)
+            out[cells] = table
+    return out
+
+
+def clusters(factors: Factors, cache: dict[object, Cluster]) -> list[Cluster]:
+    """Group the seats that factors, permutations or current hands tie together; enumerate each
+    (or take it from ``cache`` when none of its factors changed; ``cache`` is updated)."""
+    walk, tables = factors.walk, admitted(factors)
+    pos, perms = walk.tokens.pos, walk.rec.perms
+    n = len(pos)
+    union, seat_sets = _tie(factors, tables)
+    find = union.find
     members: dict[int, list[int]] = {}
     for s in range(n):
         members.setdefault(find(s), []).append(s)

@@ -15,15 +15,17 @@ match its sequences one for one. Another seat's Flashbang is a uniform hidden pe
 
 **The likelihood** is deduction times behaviour. Deduction: every observation the walk
 (:mod:`solver.belief.gcbc_walk`) finds is a 0/1 factor on the cells it names. Behaviour: each scored
-public choice is a factor ``P(choice | actor's hand) ** temper`` (:mod:`solver.belief.gcbc_behaviour`).
-Deduction-only is the same computation with no behaviour factors.
+public choice is a factor ``P(choice | actor's hand) ** temper`` (:mod:`solver.belief.gcbc_behaviour`),
+and the pair factors (a choice given the actor's hand and the cards it had seen) that the
+cluster-size rule admits (:func:`solver.belief.gcbc_clusters.admitted`; the brute force takes the
+same set). Deduction-only is the same computation with no behaviour factors.
 
 **Exact computation.** Every factor is a table over the hands its cells can hold. Factors on the
 same cells are multiplied into one. Seats whose tokens share a factor, a hidden permutation or a
-current hand form a *cluster* (almost always one seat). Each cluster's configurations (its tokens'
-cards, its permutations) are enumerated with their weight and their use of the card supply
-(Agent used, Kingpin used, Honest count); a forward/backward pass over clusters with that state
-sums over every consistent deal::
+current hand form a *cluster* (one seat, or the few a swap or a pair factor ties). Each
+cluster's configurations (its tokens' cards, its permutations) are enumerated with their weight
+and their use of the card supply (Agent used, Kingpin used, Honest count); a forward/backward pass
+over clusters with that state sums over every consistent deal::
 
     F_c = F_{c-1} * T_c,  B_c = T_c * B_{c+1}    (* : convolution over (agent, kingpin, honest))
     P(config x of c) ∝ w_x * sum_h f(h) (F_{c-1} * B_{c+1})[1 - a_x, 1 - k_x, h - h_x]
@@ -45,6 +47,7 @@ from solver.belief.gcbc_clusters import (
     Factors,
     FloatArray,
     IntArray,
+    admitted,
     clusters,
     convolve,
     enumerate_cluster,
@@ -254,7 +257,7 @@ def brute_force_posterior(game: GCBCGame, view_json: JSON,
     No clusters, no pruning by seat, no forward/backward pass: one weight per complete deal.
     """
     factors = _factors(game, view_json, model).current()
-    walk, tables = factors.walk, factors.tables
+    walk, tables = factors.walk, admitted(factors)  # the same factor set as the clusters
     n = game.num_players
     rows = _all_deals(n, game.side_cards)
     prior = honest_prior(n, game.side_cards)[(rows == Integrity.HONEST).sum(axis=1)]

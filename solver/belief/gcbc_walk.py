@@ -17,6 +17,10 @@ into the pieces the posterior (:mod:`solver.belief.gcbc_posterior`) multiplies t
   When a seat's whole hand comes face up (shot, or every card flipped), each seat that had aimed at
   it adds an ``aimed`` decision: what the seat it chose to aim at turned out to be, scored on the
   aimer's cells at its last aim there.
+* **known decisions** — aims and announcements of an actor that had investigated a face-down card
+  of a seat the options are about (:class:`Known`): which cell it saw is public, its card is part of
+  the deal, so the pair factor of :meth:`gcbc_behaviour.BehaviourModel.known_table` ties the actor's
+  cells to the seen cells.
 
 The walk reads public events and the seat's own private events only, so what it finds is a function
 of the view. It is resumable: :meth:`Walk.extend` takes the history entries not seen yet.
@@ -64,6 +68,33 @@ class Choice:
     options: tuple[str | int, ...]
 
 
+@dataclass(frozen=True)
+class Known:
+    """An ``aim`` or ``announce`` decision of ``actor`` (history entry ``index``) with what it had
+    seen: per option, its public feature (as in :class:`Choice`) and the cells the option is about
+    that the actor had investigated and that are not face up now (``looked``: the (history index,
+    seat, position) of each look, for training). ``chosen`` indexes ``options``; ``scored``: the walk
+    also lists the decision as a single-seat :class:`Choice`."""
+
+    index: int
+    actor: int
+    kind: str
+    cells: tuple[Cell, ...]
+    inverted: bool
+    chosen: int
+    options: tuple[tuple[str, tuple[Cell, ...]], ...]
+    looked: tuple[tuple[tuple[int, int, int], ...], ...]
+    scored: bool
+
+    def seen(self) -> tuple[Cell, ...]:
+        """Every seen cell once, in the order of the options."""
+        return tuple(dict.fromkeys(c for _, cells in self.options for c in cells))
+
+    def seats(self) -> int:
+        """How many seats hold the seen cells."""
+        return len({seat for looks in self.looked for _, seat, _ in looks})
+
+
 class Recorder:
     """A :class:`~solver.games.gcbc.resample.Binder` that records instead of resolving."""
 
@@ -98,6 +129,7 @@ class Walk:
     rec: Recorder = field(default_factory=Recorder)
     rules: list[tuple[str, tuple[Cell, ...]]] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
+    known: list[Known] = field(default_factory=list)
     last_entry: list[Any] | None = None
 
     def __post_init__(self) -> None:
@@ -117,6 +149,9 @@ class Walk:
         #: target -> aimer -> (history index, aimer's cells, aimer inverted) of the aimer's last aim
         #: at it, until the target's hand is all face up (then an ``aimed`` decision) or changes
         self.aimed: dict[int, dict[int, tuple[int, tuple[Cell, ...], bool]]] = {}
+        #: actor -> seat -> (cell, (history index, seat, position)) of every card it investigated
+        #: while that seat holds the same hand
+        self.seen_by: dict[int, dict[int, list[tuple[Cell, tuple[int, int, int]]]]] = {}
 
     # --- public features ----------------------------------------------------------------------------
     def category(self, t: int) -> str:
@@ -182,21 +217,32 @@ class Walk:
         head = words[0]
         announced = any(e["kind"] == "ActionAnnounced" and e["seat"] == actor for e in events)
         if announced:
+            before = len(self.choices)
             restrained = self.pending == "restrain"
-            self.pending = ""
             if not (restrained and head == "shoot"):
                 self._choice(index, actor, "announce", self._announce_feature(actor, words),
                              self._announce_options(actor))
+                self._announce_known(index, actor, words, len(self.choices) > before)
+            self.pending = ""
+            if head == "investigate":  # after the decision: it had not seen the card when choosing
+                t, p = (int(x) for x in words[1].split("."))
+                self.seen_by.setdefault(actor, {}).setdefault(t, []).append(
+                    (self.tokens.pos[t][p], (index, t, p)))
         elif head == "aim":
             target = int(words[1])
             if self.pending == "re-aim":
                 holder = self.pending_seat
-                options = [self.shows(u) for u in self.living(holder) if u != self.aim[holder]]
+                seats = [u for u in self.living(holder) if u != self.aim[holder]]
             else:
                 exclude = self.aim[actor] if self.pending == "restrain" else -1
-                options = [self.shows(u) for u in self.living(actor) if u != exclude]
+                seats = [u for u in self.living(actor) if u != exclude]
             self.pending = "" if self.pending == "re-aim" else self.pending
-            self._choice(index, actor, "aim", self.shows(target), options)
+            before = len(self.choices)
+            self._choice(index, actor, "aim", self.shows(target), [self.shows(u) for u in seats])
+            if len(seats) >= 2 and target in seats:
+                self._known(index, actor, "aim", seats.index(target),
+                            [(self.shows(u), self._still_seen(actor, u)) for u in seats],
+                            len(self.choices) > before)
         elif head == "flip":
             self._choice(index, actor, "flip", int(words[1]), self.face_down(actor))
         elif head == "pick" and self.pending == "give" and self.pending_seat == actor:
@@ -212,6 +258,17 @@ class Walk:
             self._choice(index, actor, "play", f"{card}:{self._target_feature(actor, target)}",
                          [f"{card}:{self._target_feature(actor, t)}" for t in targets])
 
+    def _still_seen(self, actor: int, t: int) -> list[tuple[Cell, tuple[int, int, int]]]:
+        """The cells of seat ``t`` that ``actor`` investigated, still in its hand and not face up."""
+        pos = self.tokens.pos[t]
+        out: list[tuple[Cell, tuple[int, int, int]]] = []
+        for cell, where in self.seen_by.get(actor, {}).get(t, []):
+            if cell in pos and self.shown[t][pos.index(cell)] is not None:
+                continue
+            if all(cell != c for c, _ in out):
+                out.append((cell, where))
+        return out
+
     def _announce_feature(self, actor: int, words: list[str]) -> str:
         head = words[0]
         if head == "investigate":
@@ -219,6 +276,36 @@ class Walk:
         if head == "shoot":
             return "shoot:" + self.shows(self.aim[actor])
         return head
+
+    def _announce_known(self, index: int, actor: int, words: list[str], scored: bool) -> None:
+        """The announcement as a :class:`Known` decision: ``arm`` with every card seen, ``shoot``
+        with the cards seen of the aimed-at seat, each ``inv`` with those of its seat."""
+        seen = {t: self._still_seen(actor, t) for t in self.living(actor)}
+        options: list[tuple[str, list[tuple[Cell, tuple[int, int, int]]]]] = [("equip", [])]
+        keys: list[object] = ["equip"]
+        if not self.gun[actor] and self.guns_centre > 0:
+            options.append(("arm", [x for t in seen for x in seen[t]]))
+            keys.append("arm")
+        aimed = self.aim[actor]
+        if self.gun[actor] and aimed >= 0 and self.alive[aimed]:
+            options.append(("shoot:" + self.shows(aimed), seen[aimed]))
+            keys.append("shoot")
+        for t in self.living(actor):
+            for p in self.face_down(t):
+                options.append(("inv:" + self.shows(t), seen[t]))
+                keys.append(f"{t}.{p}")
+        key = words[1] if words[0] == "investigate" else words[0]
+        if key in keys and len(options) >= 2:
+            self._known(index, actor, "announce", keys.index(key), options, scored)
+
+    def _known(self, index: int, actor: int, kind: str, chosen: int,
+               options: list[tuple[str, list[tuple[Cell, tuple[int, int, int]]]]], scored: bool) -> None:
+        """Record a :class:`Known` decision if the actor had seen a face-down card of an option."""
+        if any(seen for _, seen in options):
+            self.known.append(Known(
+                index, actor, kind, tuple(self.tokens.pos[actor]), self.inverted[actor], chosen,
+                tuple((f, tuple(c for c, _ in seen)) for f, seen in options),
+                tuple(tuple(w for _, w in seen) for _, seen in options), scored))
 
     def _announce_options(self, actor: int) -> list[str]:
         options = ["equip"]
@@ -272,6 +359,8 @@ class Walk:
                 self.shown[s] = [INTEGRITY_IDS[e["card"]]]
                 self.alive[s], self.wounded[s], self.gun[s], self.aim[s] = True, False, False, -1
                 self.aimed.pop(s, None)  # a new hand: earlier aims were at the old one
+                for seen in self.seen_by.values():
+                    seen.pop(s, None)
             elif kind == "Eliminated":
                 self.alive[e["seat"]], self.wounded[e["seat"]] = False, False
             elif kind == "Wounded":
@@ -306,6 +395,8 @@ class Walk:
                 self.shown = [[INTEGRITY_IDS[c] for c in cards] for cards in e["cards"]]
         for s in swapped:
             self.aimed.pop(s, None)  # its hand changed: the aims were at cards it no longer holds
+            for seen in self.seen_by.values():
+                seen.pop(s, None)  # (a card seen there may have left: the looks at it are dropped)
         if not ended:
             self._aimed_outcomes()
         if swapped and not ended:
