@@ -174,10 +174,13 @@ MOVE_FILTERS = ("playout", "tree")
 #: chase his stop. At equal iterations this escaped as often as the per-seat tree with
 #: belief-chasing playouts (161 against 156 of 210 seeded deals), and its playouts need not keep
 #: the possible set, so it runs more of them in the same time (bench/results/README.md, "Dr.
-#: Factor's search"). Detectives keep per-seat ISMCTS.
+#: Factor's search"). The detectives too search one tree keyed by what they know (the public
+#: history: his decisions in it pool every determinization of where he is): it caught him 83 times
+#: in 150 seeded deals against 74 with per-seat trees at 20,000 iterations, and at 0.2 s a move
+#: ismcts then won 59% of 200 games against nw2012 (bench/results/README.md, "The detectives' tree").
 ROLE_DEFAULTS: Mapping[bool, Mapping[str, str]] = {
     True: {"chase": "true", "factor_keys": "stop", "tree": "searcher", "move_filter": "playout"},
-    False: {"chase": "true", "factor_keys": "path", "tree": "actor", "move_filter": "playout"},
+    False: {"chase": "true", "factor_keys": "path", "tree": "searcher", "move_filter": "playout"},
 }
 
 
@@ -187,17 +190,19 @@ class Police07ISMCTSBot(ISMCTSBot):
     Determinizations draw Dr. Factor's hidden path from the detectives' possible-location sets.
     Playouts follow the simulator's policy: with probability ``epsilon`` a uniform move, otherwise
     Dr. Factor flees and detectives chase his stop (``chase="true"``; ``"belief"``: a stop drawn from
-    the public possible set). The detectives search per-seat information sets (``tree="actor"``,
-    Cowling, Powley & Whitehouse 2012's multiple-observer keys: Dr. Factor's nodes in their tree
-    are his information sets). Dr. Factor, who sees everything but the detectives' future choices,
-    searches a single tree keyed by his own information (``tree="searcher"``, their single-observer
-    ISMCTS), with his paths that reach the same stop merged (``factor_keys="stop"``); ``auto``
-    picks these by role (:data:`ROLE_DEFAULTS`). Detective rewards are shared with ``coalition_r``
-    (coalition reduction: a little less for a teammate's capture). As detectives it draws his stop from
-    ``belief``: ``filter`` (default) follows his moves with a learnt model of how he moves
-    (:mod:`solver.belief.location_filter`), ``categories`` weighs the possible stops by location
-    categories (:mod:`solver.belief.categories`), ``uniform`` draws any possible stop. See
-    :mod:`solver.games.police07.sim`.
+    the public possible set). Each side searches a single tree keyed by its own information
+    (``tree="searcher"``, Cowling, Powley & Whitehouse 2012's single-observer ISMCTS, the tree
+    shape of Nijssen & Winands 2012): in the detectives' tree Dr. Factor's decisions are nodes of
+    the public history, pooling every determinization of where he is; Dr. Factor, who sees
+    everything but the detectives' future choices, merges his paths that reach the same stop
+    (``factor_keys="stop"``). ``tree="actor"`` keys every node by the acting seat's information
+    instead (their multiple-observer keys: Dr. Factor's nodes in the detectives' tree are then his
+    information sets). ``auto`` picks these by role (:data:`ROLE_DEFAULTS`). Detective rewards are
+    shared with ``coalition_r`` (coalition reduction: a little less for a teammate's capture). As
+    detectives it draws his stop from ``belief``: ``filter`` (default) follows his moves with a
+    learnt model of how he moves (:mod:`solver.belief.location_filter`), ``categories`` weighs the
+    possible stops by location categories (:mod:`solver.belief.categories`), ``uniform`` draws any
+    possible stop. See :mod:`solver.games.police07.sim`.
     """
 
     description: ClassVar[str] = (

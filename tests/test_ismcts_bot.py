@@ -66,15 +66,16 @@ def test_bad_options(options: dict[str, Any], message: str) -> None:
 
 
 @pytest.mark.parametrize(("seat", "options", "expected"), [
-    # auto, by role: Dr. Factor's single tree with transpositions, the detectives' per-seat ISMCTS
+    # auto, by role: Dr. Factor's single tree with transpositions, the detectives' single tree
     (0, {}, ("true", "stop", "searcher", False, False)),
-    (1, {}, ("true", "path", "actor", False, False)),
-    (1, {"chase": "belief"}, ("belief", "path", "actor", True, False)),
+    (1, {}, ("true", "path", "searcher", False, False)),
+    (1, {"chase": "belief"}, ("belief", "path", "searcher", True, False)),
+    (1, {"tree": "actor"}, ("true", "path", "actor", False, False)),
     (0, {"chase": "belief", "tree": "actor", "factor_keys": "path"},
      ("belief", "path", "actor", True, False)),
     (2, {"tree": "searcher", "factor_keys": "stop"}, ("true", "stop", "searcher", False, False)),
     (0, {"move_filter": "tree"}, ("true", "stop", "searcher", False, True)),
-    (2, {"move_filter": "tree"}, ("true", "path", "actor", False, True)),
+    (2, {"move_filter": "tree"}, ("true", "path", "searcher", False, True)),
 ])
 def test_role_options_pick_the_search(
     seat: int, options: dict[str, str], expected: tuple[str, str, str, bool, bool],
