@@ -68,6 +68,12 @@ class Choice:
     options: tuple[str | int, ...]
 
 
+#: What an announcement is about (:meth:`Walk._announce_slots`): no seat (``equip``), or every
+#: living seat (``arm``: the actor may arm on what it saw anywhere).
+_NO_SEAT: Final = -1
+_EVERY_SEAT: Final = -2
+
+
 @dataclass(frozen=True)
 class Known:
     """An ``aim`` or ``announce`` decision of ``actor`` (history entry ``index``) with what it had
@@ -220,9 +226,10 @@ class Walk:
             before = len(self.choices)
             restrained = self.pending == "restrain"
             if not (restrained and head == "shoot"):
+                slots = self._announce_slots(actor)
                 self._choice(index, actor, "announce", self._announce_feature(actor, words),
-                             self._announce_options(actor))
-                self._announce_known(index, actor, words, len(self.choices) > before)
+                             [feature for _, feature, _ in slots])
+                self._announce_known(index, actor, words, slots, len(self.choices) > before)
             self.pending = ""
             if head == "investigate":  # after the decision: it had not seen the card when choosing
                 t, p = (int(x) for x in words[1].split("."))
@@ -277,23 +284,15 @@ class Walk:
             return "shoot:" + self.shows(self.aim[actor])
         return head
 
-    def _announce_known(self, index: int, actor: int, words: list[str], scored: bool) -> None:
+    def _announce_known(self, index: int, actor: int, words: list[str],
+                        slots: list[tuple[str, str, int]], scored: bool) -> None:
         """The announcement as a :class:`Known` decision: ``arm`` with every card seen, ``shoot``
         with the cards seen of the aimed-at seat, each ``inv`` with those of its seat."""
         seen = {t: self._still_seen(actor, t) for t in self.living(actor)}
-        options: list[tuple[str, list[tuple[Cell, tuple[int, int, int]]]]] = [("equip", [])]
-        keys: list[object] = ["equip"]
-        if not self.gun[actor] and self.guns_centre > 0:
-            options.append(("arm", [x for t in seen for x in seen[t]]))
-            keys.append("arm")
-        aimed = self.aim[actor]
-        if self.gun[actor] and aimed >= 0 and self.alive[aimed]:
-            options.append(("shoot:" + self.shows(aimed), seen[aimed]))
-            keys.append("shoot")
-        for t in self.living(actor):
-            for p in self.face_down(t):
-                options.append(("inv:" + self.shows(t), seen[t]))
-                keys.append(f"{t}.{p}")
+        every = [x for t in seen for x in seen[t]]
+        options = [(feature, [] if about == _NO_SEAT else every if about == _EVERY_SEAT else seen[about])
+                   for _, feature, about in slots]
+        keys = [key for key, _, _ in slots]
         key = words[1] if words[0] == "investigate" else words[0]
         if key in keys and len(options) >= 2:
             self._known(index, actor, "announce", keys.index(key), options, scored)
@@ -307,15 +306,26 @@ class Walk:
                 tuple((f, tuple(c for c, _ in seen)) for f, seen in options),
                 tuple(tuple(w for _, w in seen) for _, seen in options), scored))
 
-    def _announce_options(self, actor: int) -> list[str]:
-        options = ["equip"]
+    def _announce_slots(self, actor: int) -> list[tuple[str, str, int]]:
+        """The actions ``actor`` could announce: (its word in the history, ``equip``, ``arm``,
+        ``shoot`` or ``t.p``; its public feature; the seat it is about, or ``_NO_SEAT`` /
+        ``_EVERY_SEAT``). The single-seat choice and the :class:`Known` decision both read it."""
+        slots = [("equip", "equip", _NO_SEAT)]
         if not self.gun[actor] and self.guns_centre > 0:
-            options.append("arm")
-        if self.gun[actor] and self.aim[actor] >= 0 and self.alive[self.aim[actor]]:
-            options.append("shoot:" + self.shows(self.aim[actor]))
+            slots.append(("arm", "arm", _EVERY_SEAT))
+        aimed = self.aim[actor]
+        if self.gun[actor] and aimed >= 0 and self.alive[aimed]:
+            slots.append(("shoot", "shoot:" + self.shows(aimed), aimed))
         for t in self.living(actor):
-            options += ["inv:" + self.shows(t)] * len(self.face_down(t))
-        return options
+            slots += [(f"{t}.{p}", "inv:" + self.shows(t), t) for p in self.face_down(t)]
+        return slots
+
+    def _new_hand(self, s: int) -> None:
+        """Seat ``s``'s hand changed (a swap, a revival): aims at it and looks at it were at cards it
+        may no longer hold, so they are dropped."""
+        self.aimed.pop(s, None)
+        for seen in self.seen_by.values():
+            seen.pop(s, None)
 
     def _target_feature(self, actor: int, t: int) -> str:
         return "self" if t == actor else self.shows(t)
@@ -358,9 +368,7 @@ class Walk:
                 s = e["seat"]
                 self.shown[s] = [INTEGRITY_IDS[e["card"]]]
                 self.alive[s], self.wounded[s], self.gun[s], self.aim[s] = True, False, False, -1
-                self.aimed.pop(s, None)  # a new hand: earlier aims were at the old one
-                for seen in self.seen_by.values():
-                    seen.pop(s, None)
+                self._new_hand(s)
             elif kind == "Eliminated":
                 self.alive[e["seat"]], self.wounded[e["seat"]] = False, False
             elif kind == "Wounded":
@@ -394,9 +402,7 @@ class Walk:
                 ended = self.over = True
                 self.shown = [[INTEGRITY_IDS[c] for c in cards] for cards in e["cards"]]
         for s in swapped:
-            self.aimed.pop(s, None)  # its hand changed: the aims were at cards it no longer holds
-            for seen in self.seen_by.values():
-                seen.pop(s, None)  # (a card seen there may have left: the looks at it are dropped)
+            self._new_hand(s)
         if not ended:
             self._aimed_outcomes()
         if swapped and not ended:
