@@ -156,9 +156,17 @@ def test_aimed_table_is_the_outcome_probability_per_class() -> None:
 
 
 # --- pair factors: decisions with the cards the actor had seen ---------------------------------------
-def investigate(seat: int, target: int, pos: int) -> Entry:
+def look(seat: int, target: int, pos: int) -> Entry:
+    """The public part of ``seat``'s look at ``target``'s card ``pos`` (an investigation resolving,
+    or an Equipment card's look)."""
+    return [-1, "pass", [{"kind": "Investigated", "by": seat, "seat": target, "pos": pos, "card": None}]]
+
+
+def investigate(seat: int, target: int, pos: int) -> list[Entry]:
+    """An announced investigation, then (after the window's passes) the look."""
     action = f"investigate {target}.{pos}"
-    return [seat, action, [{"kind": "ActionAnnounced", "seat": seat, "action": action, "again": False}]]
+    return [[seat, action, [{"kind": "ActionAnnounced", "seat": seat, "action": action, "again": False}]],
+            look(seat, target, pos)]
 
 
 def known(history: list[Entry], seat: int = 3) -> list[Known]:
@@ -166,14 +174,14 @@ def known(history: list[Entry], seat: int = 3) -> list[Known]:
 
 
 def test_known_decisions_carry_the_cells_the_actor_saw() -> None:
-    history = [investigate(0, 1, 2), *arm(0), aim(0, 1)]
+    history = [*investigate(0, 1, 2), *arm(0), aim(0, 1)]
     announce, aimed = known(history)
-    # seat 1's card 2 is token 5; the look is history entry 0
+    # seat 1's card 2 is token 5; the look is history entry 1 (the investigation resolving)
     assert announce.kind == "announce" and announce.options[announce.chosen] == ("arm", (5,))
     assert ("inv:u", (5,)) in announce.options and ("inv:u", ()) in announce.options
     assert (aimed.kind, aimed.cells, aimed.chosen, aimed.scored) == ("aim", (0, 1, 2), 0, False)
     assert aimed.options == (("u", (5,)), ("u", ()), ("u", ()))
-    assert aimed.looked == (((0, 1, 2),), (), ()) and aimed.seen() == (5,) and aimed.seats() == 1
+    assert aimed.looked == (((1, 1, 2),), (), ()) and aimed.seen() == (5,) and aimed.seats() == 1
 
 
 @pytest.mark.parametrize("between", [
@@ -181,14 +189,25 @@ def test_known_decisions_carry_the_cells_the_actor_saw() -> None:
     [swap(1, 2, 2, 0)],  # the seat's hand changed: looks at it are dropped
 ])
 def test_looks_that_no_longer_count(between: list[Entry]) -> None:
-    assert known([investigate(0, 1, 2), *between, *arm(0), aim(0, 1)]) == []
+    assert known([*investigate(0, 1, 2), *between, *arm(0), aim(0, 1)]) == []
 
 
 def test_an_investigation_is_seen_only_after_it() -> None:
     first, second = investigate(0, 1, 2), investigate(0, 1, 0)
-    assert known([first]) == []
-    (again,) = known([first, second])
+    assert known(first) == []
+    assert known(first[:1] + second) == []  # announced, never carried out: not seen
+    (again,) = known([*first, *second])
     assert again.options[again.chosen] == ("inv:u", (5,))
+
+
+def test_equipment_looks_count_as_seen() -> None:
+    # a look by an Equipment card (an Investigated event with no announcement), then a Polygraph
+    # (both seats see every card of the other)
+    polygraph = [1, "play polygraph 0", [{"kind": "PolygraphSeen", "by": 1, "seat": 0, "cards": None},
+                                         {"kind": "PolygraphSeen", "by": 0, "seat": 1, "cards": None}]]
+    (aimed,) = [k for k in known([look(0, 2, 1), polygraph, *arm(0), aim(0, 2)]) if k.kind == "aim"]
+    assert aimed.options[aimed.chosen] == ("u", (7,)) and aimed.looked[aimed.chosen] == ((0, 2, 1),)
+    assert ("u", (3, 4, 5)) in aimed.options  # seat 1's three cards, from the Polygraph
 
 
 def test_known_table_is_the_conditional_logit_with_seen_cards() -> None:

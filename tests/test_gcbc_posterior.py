@@ -8,6 +8,7 @@ the seat cannot see changes it, updates equal fresh computations, and sampled de
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 import bots
-from solver.belief.gcbc_behaviour import CLASSES, BehaviourModel, class_of, fit, load_behaviour
+from solver.belief.gcbc_behaviour import CLASSES, SCHEMES, BehaviourModel, class_of, fit, load_behaviour
 from solver.belief.gcbc_clusters import Factors, admitted
 from solver.belief.gcbc_posterior import (
     GCBCPosterior,
@@ -33,21 +34,23 @@ from solver.games.gcbc.rules import GCBCGame, GCBCState
 TOL = 1e-9
 
 
-def _model(seed: int) -> BehaviourModel:
-    """A behaviour model with arbitrary (seeded) weights: every kind of factor becomes non-trivial."""
+def _model(seed: int, scheme: str = "team") -> BehaviourModel:
+    """A behaviour model with arbitrary (seeded) weights: every kind of factor becomes non-trivial
+    (one set of weights per class of ``scheme``)."""
     rng = np.random.default_rng(seed)
     shows = ["A", "K", "u", "h", "c", "hh", "hc", "cc", "hhc", "hcc"]
     feats = {
         "announce": ["equip", "arm", *[f"{k}:{c}" for k in ("inv", "shoot") for c in shows]],
         "aim": shows, "flip": list(INTEGRITY_NAMES), "give": list(INTEGRITY_NAMES), "aimed": list("AKhcm"),
     }
-    weights = {k: [{f: float(rng.uniform(0.2, 3.0)) for f in fs} for _ in CLASSES] for k, fs in feats.items()}
-    return BehaviourModel(weights, temper=0.8)
+    weights = {k: [{f: float(rng.uniform(0.2, 3.0)) for f in fs} for _ in SCHEMES[scheme]]
+               for k, fs in feats.items()}
+    return BehaviourModel(weights, temper=0.8, scheme=scheme)
 
 
-def _pair_model(seed: int, pair_seats: int) -> BehaviourModel:
+def _pair_model(seed: int, pair_seats: int, scheme: str = "team") -> BehaviourModel:
     """:func:`_model` with pair factors: seeded weights for every public feature and seen cards."""
-    model = _model(seed)
+    model = _model(seed, scheme)
     rng = np.random.default_rng(seed + 1)
     seen = ["", *("+".join(c) for k in (1, 2, 3)
                   for c in itertools.combinations_with_replacement(sorted(INTEGRITY_NAMES), k))]
@@ -55,7 +58,7 @@ def _pair_model(seed: int, pair_seats: int) -> BehaviourModel:
     announce = ["equip", "arm", *(f"{k}:{c}" for k in ("inv", "shoot") for c in shows)]
     for kind, names in {"aim": shows, "announce": announce}.items():
         model.weights[f"{kind}-seen"] = [
-            {f"{f}|{x}": float(rng.uniform(0.2, 3.0)) for f in names for x in seen} for _ in CLASSES]
+            {f"{f}|{x}": float(rng.uniform(0.2, 3.0)) for f in names for x in seen} for _ in model.classes]
     model.pair_seats = pair_seats
     return model
 
@@ -121,14 +124,16 @@ def test_equals_brute_force(n: int, seed: int, stops: int, viewers: int) -> None
     assert seen >= 3
 
 
-@pytest.mark.parametrize(("n", "bot", "seed", "pair_seats", "refused"), [
-    (4, "random", 1, 2, False), (5, "random", 3, 2, True), (4, "heuristic", 5, 3, False),
-    (5, "heuristic", 2, 3, False)])
-def test_pair_factors_equal_brute_force(n: int, bot: str, seed: int, pair_seats: int, refused: bool) -> None:
+@pytest.mark.parametrize(("n", "bot", "seed", "pair_seats", "refused", "scheme"), [
+    (4, "random", 1, 2, False, "team"), (5, "random", 3, 2, True, "team"),
+    (4, "heuristic", 5, 3, False, "team"), (5, "heuristic", 2, 3, False, "team"),
+    (4, "heuristic", 7, 3, False, "hand"), (5, "random", 3, 2, True, "hand")])
+def test_pair_factors_equal_brute_force(n: int, bot: str, seed: int, pair_seats: int, refused: bool,
+                                        scheme: str) -> None:
     """With pair factors (an aim or announcement on the actor's cells and the cells it had seen):
     the factor set the cluster-size rule admits, the same in both computations (``refused``: the
-    rule turns some pair factor away in these positions)."""
-    model = _pair_model(seed, pair_seats)
+    rule turns some pair factor away in these positions), with either class scheme."""
+    model = _pair_model(seed, pair_seats, scheme)
     admitted_pairs = pairs = 0
     for k, st in enumerate(_positions(n, bot, seed, 4)):
         view = st.view(k % n).to_json()
@@ -206,6 +211,7 @@ def test_true_deal_has_positive_mass(n: int, bot: str) -> None:
 def _investigate_then_aim(actor: int, target: int, pos: int) -> list[list[Any]]:
     action = f"investigate {target}.{pos}"
     return [[actor, action, [{"kind": "ActionAnnounced", "seat": actor, "action": action, "again": False}]],
+            [-1, "pass", [{"kind": "Investigated", "by": actor, "seat": target, "pos": pos, "card": None}]],
             [actor, "arm", [{"kind": "ActionAnnounced", "seat": actor, "action": "arm", "again": False}]],
             [-1, "pass", [{"kind": "GunTaken", "seat": actor, "source": "centre"}]],
             [actor, f"aim {target}", [{"kind": "Aimed", "seat": actor, "target": target}]]]
@@ -344,3 +350,26 @@ def test_behaviour_model_fit_and_file() -> None:
     assert class_of((2, 2, 3), False) == honest and class_of((3, 3, 2), False) == crooked
     assert w[honest]["honest"] > 5 * w[honest]["crooked"]
     assert w[crooked]["crooked"] > 5 * w[crooked]["honest"]
+    # The same by hand: one class per multiset of cards, kept in the file.
+    by_hand = fit(samples, scheme="hand")["flip"]
+    hhc, ccH = SCHEMES["hand"].index("HHC"), SCHEMES["hand"].index("HCC")
+    assert class_of((2, 3, 2), False, "hand") == hhc and class_of((3, 2, 3), False, "hand") == ccH
+    assert by_hand[hhc]["honest"] > 5 * by_hand[hhc]["crooked"]
+    assert by_hand[ccH]["crooked"] > 5 * by_hand[ccH]["honest"]
+    assert sum(1 for w in by_hand if w) == 2  # the other classes were never seen
+
+
+def test_behaviour_file_round_trip_and_bad_files(tmp_path: Any) -> None:
+    model = _pair_model(4, 3, "hand")
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model.to_json()))
+    again = load_behaviour(path)
+    assert (again.scheme, again.pair_seats, again.temper) == ("hand", 3, model.temper)
+    assert again.weights == model.weights
+    data = model.to_json()
+    for bad in ({**data, "scheme": "seat"}, {**data, "scheme": "team"}, {**data, "temper": 0}):
+        path.write_text(json.dumps(bad))
+        with pytest.raises(BadStateError):
+            load_behaviour(path)
+    with pytest.raises(ConfigError):
+        BehaviourModel({}, scheme="seat")

@@ -2,7 +2,8 @@
 
 A player's *class* at a decision comes from the cards it holds then [Integridad]: ``agent`` (holds
 the Agent), ``kingpin`` (holds the Kingpin), else ``honest`` or ``crooked`` by majority (counted the
-other way under a 4th-edition Planted Evidence marker). The model scores the public decisions that
+other way under a 4th-edition Planted Evidence marker); or, under the ``hand`` scheme
+(:data:`SCHEMES`), the multiset of cards it holds. The model scores the public decisions that
 :mod:`solver.belief.gcbc_walk` lists, each a choice among options with features:
 
 * ``announce``: the action [Como se Juega: Actúa]: ``equip``, ``arm``, ``shoot:<cat>`` (what the
@@ -49,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any, Final
 
@@ -56,7 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.belief.gcbc_walk import Choice, Known
-from solver.core import BadStateError
+from solver.core import BadStateError, ConfigError
 from solver.games.gcbc.deal import INTEGRITY_NAMES, Integrity
 
 FORMAT: Final = "copsolver-gcbc-behaviour/1"
@@ -92,9 +94,37 @@ def hand_classes(length: int, inverted: bool) -> npt.NDArray[np.int64]:
     return np.where(agent, 2, np.where(kingpin, 3, team)).astype(np.int64)
 
 
-def class_of(cards: Sequence[int], inverted: bool) -> int:
+#: The finer classes of ``scheme: "hand"``: the cards a hand holds, as a multiset (letters of
+#: :data:`LETTERS` sorted, e.g. ``AHH``, ``CCH``; ``~`` under a Planted Evidence marker). The
+#: heuristic judges everyone else from the cards it does not hold itself, so its choices depend on its
+#: whole hand, not only on its class: in the training games an Agent holding two Honest cards chose
+#: to arm 43% of the time, one holding two Crooked cards 26%.
+LETTERS: Final = "AKHC"
+HANDS: Final = tuple(
+    "".join(LETTERS[x] for x in combo) + mark
+    for length in (1, 2, 3) for combo in combinations_with_replacement(range(4), length)
+    for mark in ("", "~"))
+#: Class schemes: the class names a model's weights are listed by.
+SCHEMES: Final[dict[str, tuple[str, ...]]] = {"team": CLASSES, "hand": HANDS}
+
+
+def hand_name(cards: Sequence[int], inverted: bool) -> str:
+    """The ``hand`` class of one hand, e.g. ``CCH``."""
+    return "".join(LETTERS[x] for x in sorted(cards)) + ("~" if inverted else "")
+
+
+@lru_cache(maxsize=16)
+def hand_groups(scheme: str, length: int, inverted: bool) -> npt.NDArray[np.int64]:
+    """The class index (into ``SCHEMES[scheme]``) of every hand of ``length`` cards."""
+    if scheme == "team":
+        return hand_classes(length, inverted)
+    index = {name: i for i, name in enumerate(HANDS)}
+    return np.array([index[hand_name(row, inverted)] for row in hand_ids(length).tolist()], dtype=np.int64)
+
+
+def class_of(cards: Sequence[int], inverted: bool, scheme: str = "team") -> int:
     """The class index of one hand."""
-    return int(hand_classes(len(cards), inverted)[sum(c * 4 ** p for p, c in enumerate(cards))])
+    return int(hand_groups(scheme, len(cards), inverted)[sum(c * 4 ** p for p, c in enumerate(cards))])
 
 
 @dataclass
@@ -107,6 +137,18 @@ class BehaviourModel:
     #: The cluster-size rule of the pair factors (at most this many seats per merged cluster; below
     #: 2, no pair factors): see :func:`solver.belief.gcbc_clusters.admitted`.
     pair_seats: int = 0
+    #: The class scheme (a key of :data:`SCHEMES`): ``weights[kind]`` lists one dict per class.
+    scheme: str = "team"
+
+    def __post_init__(self) -> None:
+        if self.scheme not in SCHEMES:
+            raise ConfigError(f"gcbc behaviour model: class scheme {self.scheme!r} is not one of "
+                              f"{sorted(SCHEMES)}")
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The class names of :attr:`scheme`."""
+        return SCHEMES[self.scheme]
 
     def weight(self, kind: str, cls: int, feature: str) -> float:
         """``w[kind][class][feature]``; 1 for a feature the training games never offered."""
@@ -116,17 +158,17 @@ class BehaviourModel:
     def table(self, choice: Choice) -> Table:
         """``P(choice | hand) ** temper`` for every hand the actor could hold (see :func:`hand_ids`)."""
         length = len(choice.cells)
-        classes = hand_classes(length, choice.inverted)
+        classes = hand_groups(self.scheme, length, choice.inverted)
         if choice.kind in HIDDEN_KINDS:
             ids = hand_ids(length)
             w = np.array([[self.weight(choice.kind, c, name) for name in INTEGRITY_NAMES]
-                          for c in range(len(CLASSES))])
+                          for c in range(len(self.classes))])
             per_pos = w[classes[:, None], ids]  # weight of the card at each position, per hand
             options = [int(p) for p in choice.options]
             probs = per_pos[:, int(choice.chosen)] / per_pos[:, options].sum(axis=1)
         else:
-            by_class = np.empty(len(CLASSES))
-            for c in range(len(CLASSES)):
+            by_class = np.empty(len(self.classes))
+            for c in range(len(self.classes)):
                 total = sum(self.weight(choice.kind, c, str(o)) for o in choice.options)
                 by_class[c] = self.weight(choice.kind, c, str(choice.chosen)) / total
             probs = by_class[classes]
@@ -150,10 +192,10 @@ class BehaviourModel:
             return None
         ids = hand_ids(len(cells))
         column = {c: i for i, c in enumerate(cells)}
-        weights = np.empty((len(CLASSES), len(known.options), len(ids)))
+        weights = np.empty((len(self.classes), len(known.options), len(ids)))
         for o, (feature, seen) in enumerate(known.options):
             names = [seen_name(feature, row) for row in ids[:, [column[c] for c in seen]].tolist()]
-            for c in range(len(CLASSES)):
+            for c in range(len(self.classes)):
                 plain = per_class[c].get(f"{feature}|", 1.0)  # a combination training never offered
                 lookup = {n: per_class[c].get(f"{feature}|{n}", plain) for n in set(names)}
                 weights[c, o] = [lookup[n] for n in names]
@@ -161,17 +203,20 @@ class BehaviourModel:
         if known.scored:
             public = [f for f, _ in known.options]
             single = [self.weight(known.kind, c, public[known.chosen])
-                      / sum(self.weight(known.kind, c, f) for f in public) for c in range(len(CLASSES))]
+                      / sum(self.weight(known.kind, c, f) for f in public) for c in range(len(self.classes))]
             prob = prob / np.array(single)[:, None]
-        left = hand_classes(len(known.cells), known.inverted)
+        left = hand_groups(self.scheme, len(known.cells), known.inverted)
         return np.asarray(prob[left[None, :], np.arange(len(ids))[:, None]].ravel() ** self.temper,
                           dtype=np.float64)
 
     def to_json(self) -> dict[str, Any]:
         """The file format (see :func:`load_behaviour`)."""
-        extra = {"pair_seats": self.pair_seats} if self.pair_seats else {}
-        return {"format": FORMAT, **self.meta, **extra, "temper": self.temper, "classes": list(CLASSES),
-                "weights": {k: {CLASSES[c]: dict(sorted(w.items())) for c, w in enumerate(per)}
+        extra: dict[str, Any] = {"pair_seats": self.pair_seats} if self.pair_seats else {}
+        if self.scheme != "team":
+            extra["scheme"] = self.scheme
+        names = self.classes
+        return {"format": FORMAT, **self.meta, **extra, "temper": self.temper, "classes": list(names),
+                "weights": {k: {names[c]: dict(sorted(w.items())) for c, w in enumerate(per) if w}
                             for k, per in self.weights.items()}}
 
 
@@ -187,18 +232,27 @@ def load_behaviour(path: str | Path | None = None) -> BehaviourModel:
         raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: cannot read it ({err})") from err
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: format is not {FORMAT!r}")
+    scheme = data.get("scheme", "team")
+    if not isinstance(scheme, str) or scheme not in SCHEMES:
+        raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: class scheme {scheme!r} is not "
+                            f"one of {sorted(SCHEMES)}")
+    names = SCHEMES[scheme]
     try:
-        weights = {kind: [{str(f): float(v) for f, v in per[name].items()} for name in CLASSES]
+        weights = {kind: [{str(f): float(v) for f, v in per.get(name, {}).items()} for name in names]
                    for kind, per in data["weights"].items()}
+        strays = {str(c) for per in data["weights"].values() for c in per} - set(names)
         temper = float(data["temper"])
         pair_seats = int(data.get("pair_seats", 0))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: bad weights ({err!r})") from err
+    if strays:
+        raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: classes {sorted(strays)} are not "
+                            f"classes of scheme {scheme!r}")
     if temper <= 0 or any(v <= 0 for per in weights.values() for w in per for v in w.values()):
         raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: weights and temper must be > 0")
     meta = {k: v for k, v in data.items()
-            if k not in ("format", "temper", "classes", "weights", "pair_seats")}
-    return BehaviourModel(weights, temper, meta, pair_seats)
+            if k not in ("format", "temper", "classes", "weights", "pair_seats", "scheme")}
+    return BehaviourModel(weights, temper, meta, pair_seats, scheme)
 
 
 def features(choice: Choice, cards: Sequence[int]) -> tuple[str, list[str]]:
@@ -210,20 +264,21 @@ def features(choice: Choice, cards: Sequence[int]) -> tuple[str, list[str]]:
 
 
 def fit(samples: Sequence[tuple[Choice, Sequence[int]]], alpha: float = 1.0,
-        iterations: int = 200) -> dict[str, list[dict[str, float]]]:
+        iterations: int = 200, scheme: str = "team") -> dict[str, list[dict[str, float]]]:
     """MAP weights from decisions with the actor's true cards (see the module docstring).
 
     For one (kind, class): with ``C_f`` the times feature ``f`` was chosen and ``n_f(d)`` how many
     options of decision ``d`` have it, iterate ``w_f = (C_f + alpha) / (sum_d n_f(d) / Z_d + alpha)``,
-    ``Z_d = sum_f n_f(d) w_f``: each step raises the penalised likelihood (Hunter 2004).
+    ``Z_d = sum_f n_f(d) w_f``: each step raises the penalised likelihood (Hunter 2004). Classes
+    are those of ``scheme`` (a key of :data:`SCHEMES`).
     """
     groups: dict[tuple[str, int], list[tuple[str, list[str]]]] = {}
     for choice, cards in samples:
-        cls = class_of(cards, choice.inverted)
+        cls = class_of(cards, choice.inverted, scheme)
         groups.setdefault((choice.kind, cls), []).append(features(choice, cards))
     out: dict[str, list[dict[str, float]]] = {}
     for (kind, cls), rows in sorted(groups.items()):
-        per = out.setdefault(kind, [{} for _ in CLASSES])
+        per = out.setdefault(kind, [{} for _ in SCHEMES[scheme]])
         per[cls] = _mm(rows, alpha, iterations)
     return out
 
@@ -246,19 +301,20 @@ def _mm(rows: Sequence[tuple[str, Sequence[str]]], alpha: float, iterations: int
 
 
 def fit_known(samples: Sequence[tuple[Known, Sequence[int], Sequence[Sequence[int]]]],
-              alpha: float = 1.0, iterations: int = 200) -> dict[str, list[dict[str, float]]]:
+              alpha: float = 1.0, iterations: int = 200, scheme: str = "team"
+              ) -> dict[str, list[dict[str, float]]]:
     """The pair factors' weights from (decision, the actor's true cards, per option the true cards
     it had seen): per kind and class a conditional logit with features ``<public feature>|<seen
     cards>`` (``w["aim-seen"]``, ``w["announce-seen"]``), fitted like :func:`fit`."""
     groups: dict[tuple[str, int], list[tuple[str, list[str]]]] = {}
     for known, cards, seen in samples:
-        cls = class_of(cards, known.inverted)
+        cls = class_of(cards, known.inverted, scheme)
         opts = [f"{feature}|{seen_name(feature, got)}"
                 for (feature, _), got in zip(known.options, seen, strict=True)]
         groups.setdefault((known.kind, cls), []).append((opts[known.chosen], opts))
     out: dict[str, list[dict[str, float]]] = {}
     for (kind, cls), rows in sorted(groups.items()):
-        out.setdefault(kind + KNOWN_SUFFIX, [{} for _ in CLASSES])[cls] = _mm(rows, alpha, iterations)
+        out.setdefault(kind + KNOWN_SUFFIX, [{} for _ in SCHEMES[scheme]])[cls] = _mm(rows, alpha, iterations)
     return out
 
 

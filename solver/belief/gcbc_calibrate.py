@@ -37,7 +37,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from solver.belief.gcbc_behaviour import BehaviourModel, fit, fit_known
+from solver.belief.gcbc_behaviour import SCHEMES, BehaviourModel, fit, fit_known
 from solver.belief.gcbc_posterior import posterior
 from solver.belief.gcbc_walk import Choice, Known, Walk
 from solver.core import JSON, ConfigError
@@ -159,11 +159,12 @@ def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "per_round": {str(k): metrics([r for r in rows if r["round"] == k]) for k in rounds}}
 
 
-def _fit(games: Sequence[Played], alpha: float, pair_seats: int) -> dict[str, list[dict[str, float]]]:
+def _fit(games: Sequence[Played], alpha: float, pair_seats: int,
+         scheme: str) -> dict[str, list[dict[str, float]]]:
     """The weights from ``games``; with the pair factors' when ``pair_seats`` >= 2."""
-    weights = fit([s for g in games for s in g.samples], alpha)
+    weights = fit([s for g in games for s in g.samples], alpha, scheme=scheme)
     if pair_seats >= 2:
-        weights.update(fit_known([k for g in games for k in g.known], alpha))
+        weights.update(fit_known([k for g in games for k in g.known], alpha, scheme=scheme))
     return weights
 
 
@@ -186,6 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--pair-seats", type=int, default=0,
                     help="pair factors (aims and announcements with the cards the actor saw), at most "
                          "this many seats of unknown cards per merged cluster (0: none)")
+    ap.add_argument("--classes", choices=sorted(SCHEMES), default="team",
+                    help="the actor's class a choice is conditioned on: its team and leader card "
+                         "(team), or the cards it holds (hand)")
     ap.add_argument("--model", default=None, help="write the learnt model here")
     ap.add_argument("--out", default=None, help="write the calibration report here")
     args = ap.parse_args(argv)
@@ -198,9 +202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     held = [pt for g in train[cut:] for pt in g.points]
     losses: dict[tuple[float, float], float] = {}
     for alpha in ALPHAS:
-        weights = _fit(train[:cut], alpha, args.pair_seats)
+        weights = _fit(train[:cut], alpha, args.pair_seats, args.classes)
         for temper in TEMPERS:
-            m = metrics(score(held, BehaviourModel(weights, temper, pair_seats=args.pair_seats)))
+            m = metrics(score(held, BehaviourModel(weights, temper, pair_seats=args.pair_seats,
+                                                   scheme=args.classes)))
             losses[alpha, temper] = m["team_log_loss"] + m["leader_log_loss"]
             print(f"alpha {alpha} temper {temper}: team+leader log loss {losses[alpha, temper]:.4f}",
                   file=sys.stderr)
@@ -210,13 +215,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "alpha": alpha, "decisions": len(samples),
             **({"pair_decisions": sum(len(g.known) for g in train)} if args.pair_seats >= 2 else {}),
             "selection": {f"alpha {a} temper {t}": round(v, 5) for (a, t), v in losses.items()}}
-    model = BehaviourModel(_fit(train, alpha, args.pair_seats), temper, meta, args.pair_seats)
+    model = BehaviourModel(_fit(train, alpha, args.pair_seats, args.classes), temper, meta,
+                           args.pair_seats, args.classes)
     if args.model:
         Path(args.model).write_text(json.dumps(model.to_json(), indent=1) + "\n")
     test = [play(counts[i % len(counts)], args.bot, i) for i in _seeds(args.test)]
     result: dict[str, Any] = {"command": command, "bot": args.bot, "players": counts,
                               "train_seeds": args.train, "test_seeds": args.test, "alpha": alpha,
-                              "temper": temper, "pair_seats": args.pair_seats}
+                              "temper": temper, "pair_seats": args.pair_seats, "classes": args.classes}
     for label, group in [("all", counts), *[(str(c), [c]) for c in counts]]:
         pts = [pt for g in test for pt in g.points if pt.players in group]
         ded, full = report(score(pts, None)), report(score(pts, model))

@@ -231,10 +231,6 @@ class Walk:
                              [feature for _, feature, _ in slots])
                 self._announce_known(index, actor, words, slots, len(self.choices) > before)
             self.pending = ""
-            if head == "investigate":  # after the decision: it had not seen the card when choosing
-                t, p = (int(x) for x in words[1].split("."))
-                self.seen_by.setdefault(actor, {}).setdefault(t, []).append(
-                    (self.tokens.pos[t][p], (index, t, p)))
         elif head == "aim":
             target = int(words[1])
             if self.pending == "re-aim":
@@ -390,6 +386,10 @@ class Walk:
                 if e["seat"] == actor and not self.over:  # the holder's own aim (not Planted Evidence)
                     self.aimed.setdefault(e["target"], {})[actor] = (
                         index, tuple(self.tokens.pos[actor]), self.inverted[actor])
+            elif kind == "Investigated":  # an announced investigation or an Equipment look
+                self._looked(e["by"], e["seat"], [e["pos"]], index)
+            elif kind == "PolygraphSeen":
+                self._looked(e["by"], e["seat"], range(len(self.tokens.pos[e["seat"]])), index)
             elif kind == "EquipmentPlayed":
                 effect = self.effects[e["card"]]
                 if effect == Effect.RE_AIM:
@@ -413,6 +413,12 @@ class Walk:
                     self.rules.append((NOT_BOTH, tuple(self.tokens.pos[s])))
                     if self.wounded[s]:
                         self.rules.append((HAS_LEADER, tuple(self.tokens.pos[s])))
+
+    def _looked(self, by: int, t: int, positions: Sequence[int], index: int) -> None:
+        """``by`` saw seat ``t``'s cards at ``positions`` (which cells is public, the cards are not).
+        Read after the entry's decision: the actor had not seen them when it chose."""
+        looks = self.seen_by.setdefault(by, {}).setdefault(t, [])
+        looks += [(self.tokens.pos[t][p], (index, t, p)) for p in positions]
 
     def _whole(self, t: int) -> bool:
         """Every card of seat ``t`` is face up."""
