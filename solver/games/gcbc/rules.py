@@ -18,7 +18,6 @@ returned cards, in the order they went to the bottom (see :mod:`.actions`).
 from __future__ import annotations
 
 import copy
-import dataclasses
 from functools import lru_cache
 from typing import Any, Self
 
@@ -33,11 +32,11 @@ from solver.core import (
     ConfigError,
     Decision,
     DecisionKind,
-    Event,
     Game,
     Seat,
     State,
 )
+from solver.core.records import ActionRecords, Record
 from solver.games.gcbc import actions, codec, effects, flow, ops
 from solver.games.gcbc.deal import GUNS, MAX_PLAYERS, MIN_PLAYERS, SIDE_CARDS, team_of
 from solver.games.gcbc.equipment import EquipmentSet, load_equipment
@@ -130,7 +129,7 @@ class GCBCGame(Game):
         )
 
 
-class GCBCState(State):
+class GCBCState(ActionRecords, State):
     """The true position: every card, the deck, the guns, the turn and its to-do stack."""
 
     game: GCBCGame
@@ -165,9 +164,7 @@ class GCBCState(State):
         self.winner = ""  # "honest", "crooked" or "solo" once the game is over
         self.winners: tuple[int, ...] = ()
         self.reason = ""
-        #: per action: (actor, its text, who sees the text (None: everyone), the text for the others)
-        self.records: list[tuple[int, str, frozenset[int] | None, str]] = []
-        self.marks: list[int] = []  # len(events) before each action
+        self.init_records()
         self.stack: list[ops.Task] = [(ops.SETUP_DONE,)]
         self.stack += [(ops.ARRANGE, s, ops.SETUP) for s in reversed(range(n))]
         self.stack += [(ops.DRAW, s, ops.FROM_DEAL) for s in reversed(range(n))]
@@ -203,8 +200,7 @@ class GCBCState(State):
         """Apply ``action`` with no legality check (search only: an illegal action corrupts)."""
         top = self.stack.pop()
         self.history.append(action)
-        self.marks.append(len(self.events))
-        self.records.append(self._record(top, action))
+        self.log_action(self._record(top, action))
         _APPLY[top[0]](self, top, action)
         self._run()
 
@@ -240,11 +236,6 @@ class GCBCState(State):
         kind = DecisionKind.TURN if seat == turn_of else DecisionKind.RESPONSE
         return Decision(seat, kind, turn_of, prompt)
 
-    def public_action_text(self, index: int) -> str | None:
-        """``history[index]`` as every seat saw it (``"draw ?"`` for a hidden card)."""
-        _, text, seen, hidden = self.records[index]
-        return text if seen is None else hidden
-
     def team(self, seat: Seat) -> str | None:
         """``"honest"`` or ``"crooked"`` by the seat's Integrity cards now; None before the deal.
 
@@ -270,20 +261,6 @@ class GCBCState(State):
         other.face_up = [f.copy() for f in self.face_up]
         other.hands = [h.copy() for h in self.hands]
         return other
-
-    # --- events ---------------------------------------------------------------------------------
-    def emit(self, event: Event) -> None:
-        """Append a public event."""
-        self.events.append(event)
-
-    def split(self, full: Event, redacted: Event, knowers: frozenset[int] | None) -> None:
-        """Emit ``full`` to ``knowers`` (None: everyone) and ``redacted`` to every other seat."""
-        if knowers is None or len(knowers) == self.n:
-            self.events.append(full)
-            return
-        if knowers:
-            self.events.append(_with_visibility(full, knowers))
-        self.events.append(_with_visibility(redacted, frozenset(range(self.n)) - knowers))
 
     # --- the run loop ---------------------------------------------------------------------------
     def _run(self) -> None:
@@ -319,7 +296,7 @@ class GCBCState(State):
                 return
             self.stack.pop()  # a choice nobody can make (no target left) is skipped
 
-    def _record(self, top: ops.Task, action: Action) -> tuple[int, str, frozenset[int] | None, str]:
+    def _record(self, top: ops.Task, action: Action) -> Record:
         text = self.game.action_to_str(action)
         op = top[0]
         if op == ops.LEADERS:
@@ -335,10 +312,6 @@ class GCBCState(State):
         if top[0] == ops.ANNOUNCE:
             return self.active
         return top[2] if top[0] == ops.WINDOW else top[1]
-
-
-def _with_visibility(event: Event, seats: frozenset[int]) -> Event:
-    return dataclasses.replace(event, visible_to=seats)
 
 
 _AUTOMATIC = {

@@ -29,22 +29,14 @@ View JSON::
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
-from solver.core import JSON, Event, JSONView, Seat
+from solver.core import JSON, JSONView, Seat
+from solver.core.records import EventJSON
 from solver.games.gcbc.deal import INTEGRITY_NAMES
 
 if TYPE_CHECKING:
     from solver.games.gcbc.rules import GCBCState
-
-
-#: Converts one event to its JSON object (``Event.to_json`` or a memo of it).
-EventJSON: TypeAlias = Callable[[Event], dict[str, Any]]
-
-
-def _event_json(event: Event) -> dict[str, Any]:
-    return event.to_json()
 
 
 class GCBCView(JSONView):
@@ -61,22 +53,12 @@ def build_view(st: GCBCState, seat: Seat) -> GCBCView:
 
 def history_entries(st: GCBCState, seat: Seat, start: int, stop: int, history: list[list[Any]],
                     investigated: list[list[Any]], event_json: EventJSON | None = None) -> None:
-    """Append ``seat``'s history entries ``start..stop-1`` to ``history`` (and its looks to ``investigated``).
-
-    An entry's events are those between its action and the next one, so the last action's entry is
-    final only once another action follows it. ``event_json`` converts an event (default
-    ``Event.to_json``; a search may pass a memo shared by the seats).
-    """
-    convert = event_json or _event_json
-    marks, events, n = st.marks, st.events, len(st.records)
-    for i in range(start, stop):
-        actor, text, seen, hidden = st.records[i]
-        end = marks[i + 1] if i + 1 < n else len(events)
-        shown = [convert(e) for e in events[marks[i]:end] if e.visible(seat)]
-        for e in shown:
-            if e["kind"] == "Investigated" and e["by"] == seat:
-                investigated.append([i, e["seat"], e["pos"], e["card"]])
-        history.append([actor, text if seen is None or seat in seen else hidden, shown])
+    """Append ``seat``'s history entries ``start..stop-1`` to ``history`` (and its looks to
+    ``investigated``); see :meth:`solver.core.records.ActionRecords.seat_entries`."""
+    for i, entry in enumerate(st.seat_entries(seat, start, stop, event_json), start=start):
+        investigated += [[i, e["seat"], e["pos"], e["card"]] for e in entry[2]
+                         if e["kind"] == "Investigated" and e["by"] == seat]
+        history.append(entry)
 
 
 def view_from_history(st: GCBCState, seat: Seat, history: list[list[Any]],

@@ -19,7 +19,6 @@ empty); the Lucky Break deck is the same with counts per kind.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from functools import lru_cache
 from typing import Any, Self
 
@@ -34,11 +33,11 @@ from solver.core import (
     ConfigError,
     Decision,
     DecisionKind,
-    Event,
     Game,
     Seat,
     State,
 )
+from solver.core.records import ActionRecords, Record
 from solver.games.lineup import codec, turn
 from solver.games.lineup.board import Board, load_board
 from solver.games.lineup.content import LuckyDeck, Suspects, load_lucky, load_suspects
@@ -115,7 +114,7 @@ class LineUpGame(Game):
         return rebuild_view(self, data)
 
 
-class LineUpState(State):
+class LineUpState(ActionRecords, State):
     """The true position: pawns, counts, every Suspect card's place, Lucky Break hands, the turn."""
 
     game: LineUpGame
@@ -149,8 +148,7 @@ class LineUpState(State):
         self.winner = -1
         self.reason = ""
         #: per action: (actor, its text, who sees the text (None: everyone), the text for the others)
-        self.records: list[tuple[int, str, frozenset[int] | None, str]] = []
-        self.marks: list[int] = []  # len(events) before each action
+        self.init_records()
         turn.start_turn(self)
 
     # --- protocol -------------------------------------------------------------------------------
@@ -177,8 +175,7 @@ class LineUpState(State):
     def apply_unchecked(self, action: Action) -> None:
         """Apply ``action`` with no legality check (search only: an illegal action corrupts)."""
         self.history.append(action)
-        self.marks.append(len(self.events))
-        self.records.append(self._record(action))
+        self.log_action(self._record(action))
         turn.apply(self, action)
 
     def returns(self) -> list[float]:
@@ -196,11 +193,6 @@ class LineUpState(State):
         if seat == CHANCE:
             return Decision(CHANCE, DecisionKind.CHANCE, self.active, prompt)
         return Decision(seat, DecisionKind.TURN, seat, prompt)
-
-    def public_action_text(self, index: int) -> str | None:
-        """``history[index]`` as every seat saw it (``draw bakery ?`` for a hidden card)."""
-        _, text, seen, hidden = self.records[index]
-        return text if seen is None else hidden
 
     def view(self, seat: Seat) -> LineUpView:
         """What ``seat`` knows (see :mod:`solver.games.lineup.view`)."""
@@ -230,16 +222,7 @@ class LineUpState(State):
         """Cards in the Lucky Break deck."""
         return sum(self.lucky_unseen) + sum(self.lucky_returned)
 
-    def emit(self, event: Event) -> None:
-        """Append a public event."""
-        self.events.append(event)
-
-    def split(self, full: Event, redacted: Event, knower: int) -> None:
-        """Emit ``full`` to ``knower`` and ``redacted`` to every other seat."""
-        self.events.append(dataclasses.replace(full, visible_to=frozenset({knower})))
-        self.events.append(dataclasses.replace(redacted, visible_to=frozenset(range(self.n)) - {knower}))
-
-    def _record(self, action: Action) -> tuple[int, str, frozenset[int] | None, str]:
+    def _record(self, action: Action) -> Record:
         text = self.game.action_to_str(action)
         actor = CHANCE if self.phase in CHANCE_PHASES else self.active
         if self.phase == Phase.DRAW:  # nobody keeps the card's identity: the study moment is the view's

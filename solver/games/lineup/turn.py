@@ -172,7 +172,7 @@ def apply(st: LineUpState, action: Action) -> None:
         pile[kind] -= 1
         st.hand[a][kind] += 1
         st.drawn = kind
-        st.split(LuckyDrawn(a, LUCKY_NAMES[kind]), LuckyDrawn(a, None), a)
+        st.split(LuckyDrawn(a, LUCKY_NAMES[kind]), LuckyDrawn(a, None), frozenset({a}))
         st.phase = Phase.USE
     elif action == codec.ROLL:
         st.phase = Phase.DIE

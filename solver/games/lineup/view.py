@@ -30,7 +30,7 @@ View JSON::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from solver.core import JSON, JSONView, Seat
 from solver.games.lineup.content import LUCKY_NAMES
@@ -73,11 +73,7 @@ def build_view(st: LineUpState, seat: Seat) -> LineUpView:
     if st.phase in (Phase.INNOCENT, Phase.GUILTY, Phase.PICK):
         stands = [card_json(st, st.scene, c) for c in st.stands] if st.phase == Phase.PICK else None
         lineup = {"seat": st.active, "scene": st.scene_name(st.scene), "size": st.size, "stands": stands}
-    history: list[list[Any]] = []
-    ends = [*st.marks[1:], len(st.events)]
-    for i, (actor, text, seen, hidden) in enumerate(st.records):
-        events = [e.to_json() for e in st.events[st.marks[i]:ends[i]] if e.visible(seat)]
-        history.append([actor, text if seen is None or seat in seen else hidden, events])
+    history = st.seat_entries(seat)
     decision = st.decision()
     legal = tuple(st.legal_actions()) if decision.seat == seat else ()
     data: JSON = {
