@@ -145,6 +145,8 @@ class Knowledge:
     p_kingpin: list[float] = field(default_factory=list)
     settled: list[bool] = field(default_factory=list)  # the cards alone decide the team
     why: list[str] = field(default_factory=list)
+    #: per seat and position, P(each card name) when an exact posterior gave it (:func:`informed`)
+    card_odds: list[list[dict[str, float]]] = field(default_factory=list)
 
     def p_enemy(self, seat: int) -> float:
         """P(``seat`` is on the other team)."""
@@ -371,13 +373,45 @@ def _behaviour(k: Knowledge, pairs: dict[tuple[int, int], float]) -> None:
             k.why[s] += "; " + ", ".join(notes[s])
 
 
+def informed(k: Knowledge, marginals: Sequence[Mapping[str, Any]]) -> Knowledge:
+    """``k`` with the exact posterior's marginals (:meth:`GCBCPosterior.marginals`) in place of the
+    team estimate of rules 2-3, for every other seat the posterior covers: P(crooked), P(Agent),
+    P(Kingpin), and per face-down position P(each card), which rule 7 then reads for the chance
+    that a card is the enemy leader. The rules that act on the estimate are unchanged."""
+    k.card_odds = [[] for _ in range(k.n)]
+    for s, m in enumerate(marginals):
+        if s == k.me or not m:
+            continue
+        k.p_crooked[s] = 1.0 - float(m["p_honest"])
+        k.p_agent[s] = float(m["p_agent"])
+        k.p_kingpin[s] = float(m["p_kingpin"])
+        k.card_odds[s] = list(m["cards"])
+        k.why[s] = f"exact posterior; {k.why[s]}"
+    return k
+
+
 # --- the bot --------------------------------------------------------------------------------------
 def score_view(game: GCBCGame, data: JSON, legal: tuple[Action, ...],
-               reader: HistoryReader | None = None) -> tuple[list[Scored], Knowledge]:
+               reader: HistoryReader | None = None,
+               marginals: Sequence[Mapping[str, Any]] | None = None) -> tuple[list[Scored], Knowledge]:
     """(action, score, reason) for each of ``legal`` from a seat's view JSON ``data``, and the knowledge
-    behind them (rules 1-15; ``data`` is read, never changed; ``reader`` as for :func:`read_view`)."""
+    behind them (rules 1-15; ``data`` is read, never changed; ``reader`` as for :func:`read_view`;
+    ``marginals``: an exact posterior's, to replace the team estimate, :func:`informed`)."""
     k = read_view(game, data, reader)
+    if marginals is not None:
+        informed(k, marginals)
     return _Decider(game, k, data, legal).score(), k
+
+
+#: Team estimates of the heuristic (option ``estimate``): rules 2-3, or the exact posterior.
+ESTIMATES: Final = ("rules", "posterior")
+
+
+def check_estimate(bot: str, kind: Any) -> str:
+    """``kind`` if it is one of :data:`ESTIMATES`, else ConfigError."""
+    if kind not in ESTIMATES:
+        raise ConfigError(f"{bot} bot: option 'estimate' must be one of {', '.join(ESTIMATES)}, not {kind!r}")
+    return str(kind)
 
 
 def best_actions(scored: list[Scored]) -> list[Action]:
@@ -395,6 +429,8 @@ class HeuristicBot(Bot):
     )
     options: ClassVar[Mapping[str, Option]] = {
         "epsilon": Option(0.0, float, "probability of a uniformly random move instead", 0.0, 1.0),
+        "estimate": Option("rules", str, "team estimate: rules (rules 2-3, ~0.3 ms) or posterior (the "
+                           "exact posterior with the behaviour model, a few ms)"),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -403,10 +439,26 @@ class HeuristicBot(Bot):
         super().__init__(game, seat, rng, **options)
         self.gcbc: GCBCGame = game
         self.epsilon: float = self.settings["epsilon"]
+        self.estimate: str = check_estimate("heuristic", self.settings["estimate"])
+        #: the last view and the posterior marginals computed for it (one decision asks more than once)
+        self._marginals: tuple[View, list[dict[str, Any]]] | None = None
+
+    def marginals(self, view: View) -> list[dict[str, Any]] | None:
+        """The exact posterior's marginals for ``view`` with ``estimate=posterior``, else None."""
+        if self.estimate == "rules":
+            return None
+        cached = self._marginals
+        if cached is None or cached[0] is not view:
+            from solver.belief.gcbc_behaviour import load_behaviour
+            from solver.belief.gcbc_posterior import posterior
+
+            post = posterior(self.gcbc, view.to_json(), load_behaviour())
+            cached = self._marginals = (view, post.marginals())
+        return cached[1]
 
     def scores(self, view: View) -> tuple[list[Scored], Knowledge]:
         """(action, score, reason) for every legal action of ``view``, and the knowledge behind it."""
-        return score_view(self.gcbc, view.to_json(), self.check_view(view))
+        return score_view(self.gcbc, view.to_json(), self.check_view(view), marginals=self.marginals(view))
 
     def step(self, view: View) -> Action:
         """The best-scoring legal action (ties and the epsilon exploration use the generator)."""
@@ -500,8 +552,11 @@ class _Decider:
         k = self.k
         if seat == k.me or k.cards[seat][pos] is not None or k.face_up[seat][pos]:
             return 0.0, "I already know that card"
-        unknown = max(1, len(k.unknown(seat)))
-        leader = k.p_enemy_leader(seat) / unknown
+        if k.card_odds and pos < len(k.card_odds[seat]):
+            # the posterior's own chance that this very card is the enemy leader (:func:`informed`)
+            leader = k.card_odds[seat][pos].get(KINGPIN if k.team == "honest" else AGENT, 0.0)
+        else:
+            leader = k.p_enemy_leader(seat) / max(1, len(k.unknown(seat)))
         value = k.uncertainty(seat) + 1.5 * leader
         return value, f"{k.describe(seat)}; look at an unknown card"
 

@@ -356,6 +356,8 @@ class GCBCISMCTSBot(ISMCTSBot):
                           "heuristic on its own view, as the rollout bot) or light (faster; sees the deal)"),
         "margin": Option(1.0, float, "play the most visited action only if it beats the heuristic's choice "
                          "by this many standard errors (0: always the most visited)", 0.0, MAX_MARGIN),
+        "base": Option("posterior", str, "team estimate of the heuristic that prunes the root and makes the "
+                       "base choice: posterior (the exact posterior) or rules (the heuristic's own)"),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -364,8 +366,13 @@ class GCBCISMCTSBot(ISMCTSBot):
         check_belief("ismcts", self.settings["belief"])
         check_playout("ismcts", self.settings["playout"])
         check_margin("ismcts", self.settings["margin"])
+        from bots.gcbc import HeuristicBot, check_estimate
+
+        check_estimate("ismcts", self.settings["base"])
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
+        #: the base policy (item 4-5): the heuristic with the ``base`` team estimate, sharing the generator
+        self._base = HeuristicBot(self.game, self.seat, self.rng, estimate=self.settings["base"])
 
     def posterior(self, view: View) -> Any:
         """The exact posterior for ``view`` under the bot's ``belief`` (None for uniform)."""
@@ -396,9 +403,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         return all(codec.FLIP <= a < codec.KEEP_CARD or codec.ARRANGE <= a < codec.KEEP_EQUIP for a in legal)
 
     def _heuristic(self) -> Bot:
-        from bots.gcbc import HeuristicBot
-
-        return HeuristicBot(self.game, self.seat, self.rng)
+        return self._base
 
     def _heuristic_ranking(self, view: View) -> list[Action]:
         """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
