@@ -407,10 +407,10 @@ def score_view(game: GCBCGame, data: JSON, legal: tuple[Action, ...],
 ESTIMATES: Final = ("rules", "posterior")
 
 
-def check_estimate(bot: str, kind: Any) -> str:
-    """``kind`` if it is one of :data:`ESTIMATES`, else ConfigError."""
+def check_estimate(bot: str, kind: Any, option: str = "estimate") -> str:
+    """``kind`` if it is one of :data:`ESTIMATES`, else ConfigError naming ``bot``'s ``option``."""
     if kind not in ESTIMATES:
-        raise ConfigError(f"{bot} bot: option 'estimate' must be one of {', '.join(ESTIMATES)}, not {kind!r}")
+        raise ConfigError(f"{bot} bot: option {option!r} must be one of {', '.join(ESTIMATES)}, not {kind!r}")
     return str(kind)
 
 

@@ -368,7 +368,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         check_margin("ismcts", self.settings["margin"])
         from bots.gcbc import HeuristicBot, check_estimate
 
-        check_estimate("ismcts", self.settings["base"])
+        check_estimate("ismcts", self.settings["base"], "base")
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
         #: the base policy (item 4-5): the heuristic with the ``base`` team estimate, sharing the generator

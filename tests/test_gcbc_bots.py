@@ -22,8 +22,10 @@ import bots
 from bots import display
 from bots.cli import draw_chance as draw
 from bots.cli import main
-from bots.gcbc import HeuristicBot, read_view
+from bots.gcbc import HeuristicBot, _Decider, informed, read_view
 from bots.protocol import SeatServer, encode_reply
+from solver.belief.gcbc_behaviour import load_behaviour
+from solver.belief.gcbc_posterior import posterior
 from solver.core import ConfigError, Event, IllegalActionError, make_rng, spawn
 from solver.games import load
 from solver.games.gcbc.deal import team_of
@@ -108,8 +110,9 @@ def test_decisions_unchanged() -> None:
     assert digest.hexdigest() == GOLDEN_HISTORIES, lengths
 
 
-@pytest.mark.parametrize(("players", "deck"), [(5, "rulebook"), (7, "4th")])
-def test_the_move_depends_only_on_the_view(players: int, deck: str) -> None:
+@pytest.mark.parametrize(("players", "deck", "estimate"),
+                         [(5, "rulebook", "rules"), (7, "4th", "rules"), (6, "rulebook", "posterior")])
+def test_the_move_depends_only_on_the_view(players: int, deck: str, estimate: str) -> None:
     game = load("gcbc", players=players, deck=deck)
     assert isinstance(game, GCBCGame)
     rng = np.random.default_rng(players)
@@ -122,9 +125,10 @@ def test_the_move_depends_only_on_the_view(players: int, deck: str) -> None:
         view = state.view(seat)
         other = game.resample(view, rng)
         assert other.view(seat).to_json() == view.to_json()
-        ours = HeuristicBot(game, seat, np.random.default_rng(11)).step(view)
-        theirs = HeuristicBot(game, seat, np.random.default_rng(11)).step(other.view(seat))
-        assert ours == theirs
+        ours = HeuristicBot(game, seat, np.random.default_rng(11), estimate=estimate)
+        theirs = HeuristicBot(game, seat, np.random.default_rng(11), estimate=estimate)
+        assert ours.step(view) == theirs.step(other.view(seat))
+        assert ours.advise(view) == theirs.advise(other.view(seat))
         checked += 1
     assert checked >= 5
 
@@ -166,6 +170,70 @@ def test_team_estimate_reads_known_cards() -> None:
                     assert card == ("agent", "kingpin", "honest", "crooked")[state.cards[s][pos]]
             if k.p_agent[s] > 0.999:
                 assert 0 in state.cards[s]
+
+
+def test_posterior_estimate_replaces_the_team_estimate() -> None:
+    """estimate=posterior: every other seat's P(crooked), P(Agent), P(Kingpin) and card odds are the
+    exact posterior's; the seat's own team and known cards stay the rules' reading."""
+    game = load("gcbc", players=6)
+    assert isinstance(game, GCBCGame)
+    state = play(game, 4, ["heuristic"] * 6, stop=150)
+    moved = 0.0
+    for seat in (0, 3):
+        view = state.view(seat)
+        marginals = posterior(game, view.to_json(), load_behaviour()).marginals()
+        rules = read_view(game, view.to_json())
+        k = informed(read_view(game, view.to_json()), marginals)
+        assert (k.team, k.cards, k.me) == (rules.team, rules.cards, seat)
+        assert (k.p_crooked[seat], k.p_agent[seat], k.p_kingpin[seat]) == \
+            (rules.p_crooked[seat], rules.p_agent[seat], rules.p_kingpin[seat])
+        assert k.card_odds[seat] == []
+        for s in set(range(6)) - {seat}:
+            assert k.p_crooked[s] == pytest.approx(1.0 - marginals[s]["p_honest"], abs=1e-12)
+            assert (k.p_agent[s], k.p_kingpin[s]) == (marginals[s]["p_agent"], marginals[s]["p_kingpin"])
+            assert k.card_odds[s] == marginals[s]["cards"]
+        moved = max(abs(k.p_crooked[s] - rules.p_crooked[s]) for s in set(range(6)) - {seat})
+    assert moved > 0.3  # seat 3 reads more into the aims than rule 3 does (0.98 against 0.48)
+    seat = state.current_player()
+    k = informed(read_view(game, state.view(seat).to_json()),
+                 posterior(game, state.view(seat).to_json(), load_behaviour()).marginals())
+    bot = HeuristicBot(game, seat, np.random.default_rng(0), estimate="posterior")
+    belief = bot.advise(state.view(seat)).belief["seats"]  # advice shows the estimate the bot acts on
+    assert [b["p_crooked"] for b in belief] == [round(p, 3) for p in k.p_crooked]
+
+
+#: (my cards, the odds of seat 1's three cards, the card rule 7 looks at first): the enemy leader's
+#: odds per card decide among a seat's cards when an exact posterior gives them
+CARD_ODDS_CASES = [
+    ("honest", [{"kingpin": 0.1, "crooked": 0.9}, {"kingpin": 0.8, "crooked": 0.2},
+                {"kingpin": 0.1, "crooked": 0.9}], 1),
+    ("honest", [{"kingpin": 0.7, "crooked": 0.3}, {"crooked": 1.0}, {"kingpin": 0.3, "crooked": 0.7}], 0),
+    ("crooked", [{"agent": 0.2, "honest": 0.8}, {"honest": 1.0}, {"agent": 0.8, "honest": 0.2}], 2),
+]
+
+
+@pytest.mark.parametrize(("mine", "odds", "first"), CARD_ODDS_CASES)
+def test_card_odds_choose_the_card_to_investigate(mine: str, odds: list[dict[str, float]],
+                                                  first: int) -> None:
+    game = load("gcbc", players=4)
+    assert isinstance(game, GCBCGame)
+    k = read_view(game, play(game, 1, ["heuristic"] * 4, stop=8).view(0).to_json())
+    k.team, k.cards[1], k.face_up[1] = mine, [None] * 3, [False] * 3  # nothing seen of seat 1
+    team = 0.0 if mine == "crooked" else 1.0  # seat 1 on the other team: its leader is the enemy's
+    marginals = [{}] + [{"p_honest": team, "p_agent": 0.0, "p_kingpin": 0.0, "cards": [{}] * 3}] * 3
+    marginals[1] = {"p_honest": 1.0 - team, "p_agent": 0.3, "p_kingpin": 0.3, "cards": odds}
+    informed(k, marginals)
+    values = [_Decider(game, k, {"decision": {"prompt": ""}, "active": 0}, ()).info_value(1, p)[0]
+              for p in range(3)]
+    assert max(range(3), key=values.__getitem__) == first
+    assert values[first] > max(v for p, v in enumerate(values) if p != first)
+
+
+def test_bad_estimate() -> None:
+    game = load("gcbc", players=4)
+    assert bots.make(game, "heuristic", seat=0, rng=0).settings["estimate"] == "rules"  # the default
+    with pytest.raises(ConfigError, match="option 'estimate' must be one of rules, posterior"):
+        bots.make(game, "heuristic", seat=0, rng=0, estimate="psychic")
 
 
 def team_match(seeds: range, bot: str = "heuristic", other: str = "random") -> dict[str, int]:

@@ -210,6 +210,9 @@ def test_bad_options() -> None:
     with pytest.raises(ConfigError, match="playout"):
         GCBCSim(game.new_initial_state(), "uniform")
     assert bots.make(game, "ismcts", seat=0, rng=0).settings["playout"] == "heuristic"  # the default
+    with pytest.raises(ConfigError, match="ismcts bot: option 'base' must be one of rules, posterior"):
+        bots.make(game, "ismcts", seat=0, rng=0, base="oracle")
+    assert bots.make(game, "ismcts", seat=0, rng=0).settings["base"] == "posterior"  # the default
     with pytest.raises(ConfigError, match="gcbc only"):
         GCBCISMCTSBot(games.load("police07"), 1, np.random.default_rng(0))
 
@@ -219,10 +222,12 @@ def test_root_is_pruned_to_the_heuristics_best() -> None:
     state = heuristic_position(6, 3, 60, announce=True)
     me = state.current_player()
     view = state.view(me)
-    best = [r.action for r in bots.make(state.game, "heuristic", seat=me, rng=0).advise(view).ranked]
-    pruned = bots.make(state.game, "ismcts", seat=me, rng=0, iterations=30, prune=3)
-    result = pruned.search(view)  # type: ignore[attr-defined]
-    assert {s.action for s in result.stats} == set(best[:3])
+    for base in ("posterior", "rules"):  # the heuristic with the bot's base team estimate
+        heuristic = bots.make(state.game, "heuristic", seat=me, rng=0, estimate=base)
+        best = [r.action for r in heuristic.advise(view).ranked]
+        pruned = bots.make(state.game, "ismcts", seat=me, rng=0, iterations=30, prune=3, base=base)
+        result = pruned.search(view)  # type: ignore[attr-defined]
+        assert {s.action for s in result.stats} == set(best[:3])
     full = bots.make(state.game, "ismcts", seat=me, rng=0, iterations=30, prune=0)
     assert {s.action for s in full.search(view).stats} == set(view.legal_actions)  # type: ignore[attr-defined]
 
@@ -381,7 +386,8 @@ def test_margin_decides_what_the_bot_plays() -> None:
     state = heuristic_position(6, 3, 60, announce=True)
     me = state.current_player()
     view = state.view(me)
-    base = bots.make(state.game, "heuristic", seat=me, rng=0).advise(view).ranked[0].action
+    heuristic = bots.make(state.game, "heuristic", seat=me, rng=0, estimate="posterior")  # the bot's base
+    base = heuristic.advise(view).ranked[0].action
     wide = bots.make(state.game, "ismcts", seat=me, rng=5, iterations=40, margin=10.0)
     assert isinstance(wide, GCBCISMCTSBot)
     assert bots.make(state.game, "ismcts", seat=me, rng=0).settings["margin"] == 1.0
