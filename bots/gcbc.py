@@ -19,6 +19,12 @@ and ``advise`` lists them all.
    chose to aim at, or shot, a seat whose team the bot is sure of (from cards alone) probably is on
    the other team (log-odds +0.6 per distinct aim, +1.2 per shot, scaled by that certainty).
 
+With ``estimate=posterior`` (:func:`informed`) rules 2-3 give way to the exact posterior of
+:mod:`solver.belief.gcbc_posterior` with the shipped behaviour model: P(crooked), P(Agent),
+P(Kingpin) per seat, and per face-down card the chance that it is the enemy leader (rule 7). The
+rules below are the same; only the numbers they read are better calibrated. It costs a posterior
+(a few ms) a decision, so the default stays ``rules``: playouts and the field use that one.
+
 **Acting** (the announcement; higher tiers win):
 
 4. Shoot when the Gun aims at a likely enemy (P >= 0.75), first of all a known enemy leader,
