@@ -358,7 +358,7 @@ class GCBCISMCTSBot(ISMCTSBot):
                                0.01, 1.0),
         "playout": Option("heuristic", str, "playout policy after the tree: heuristic (every seat by the "
                           "heuristic on its own view, as the rollout bot) or light (faster; sees the deal)"),
-        "margin": Option(1.0, float, "play the most visited action only if it beats the heuristic's choice "
+        "margin": Option(2.0, float, "play the most visited action only if it beats the heuristic's choice "
                          "by this many standard errors (0: always the most visited)", 0.0, MAX_MARGIN),
         "base": Option("posterior", str, "team estimate of the heuristic that prunes the root and makes the "
                        "base choice: posterior (the exact posterior) or rules (the heuristic's own)"),

@@ -390,7 +390,7 @@ def test_margin_decides_what_the_bot_plays() -> None:
     base = heuristic.advise(view).ranked[0].action
     wide = bots.make(state.game, "ismcts", seat=me, rng=5, iterations=40, margin=10.0)
     assert isinstance(wide, GCBCISMCTSBot)
-    assert bots.make(state.game, "ismcts", seat=me, rng=0).settings["margin"] == 1.0
+    assert bots.make(state.game, "ismcts", seat=me, rng=0).settings["margin"] == 2.0
     assert wide.base_action(view) == base
     assert wide.step(view) == base  # the base is among the pruned root and visited at 40 iterations
     assert wide.last is not None and wide.last.action == base
