@@ -51,12 +51,15 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
 
 5. **A conservative final choice.** The bot plays the most visited root action only when its mean
    win chance beats that of the base heuristic's own choice (its top-scored legal action, the lowest
-   action among equal scores) by more than ``margin`` (1) standard errors of the difference;
+   action among equal scores) by more than ``margin`` (2) standard errors of the difference;
    otherwise it plays the heuristic's choice (:func:`conservative_choice`, the ``rollout`` bot's
    rule). A few hundred noisy iterations spread over four candidates often make another action the
    most visited by chance; the margin keeps the base policy where the search cannot tell them
    apart (rollout improves on its base policy by what its estimates resolve; Bertsekas, Tsitsiklis
-   & Wu 1997). ``margin=0`` plays the most visited, as plain ISMCTS. Advice still ranks by visits;
+   & Wu 1997). With four candidates and a few hundred win/loss playouts, one standard error lets
+   chance deviations through often enough to cost what the real ones gain; two keep the base
+   unless the search clearly resolves a better action (bench/results/gcbc.md measures 1 and 2 on
+   the same deals). ``margin=0`` plays the most visited, as plain ISMCTS. Advice still ranks by visits;
    its summary says which action the bot plays and why.
 
 Decisions in an Equipment window (``pass`` or a play) get ``window_share`` of the budget: they are

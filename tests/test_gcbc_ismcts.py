@@ -382,7 +382,7 @@ def test_bad_margin(margin: object) -> None:
 
 
 def test_margin_decides_what_the_bot_plays() -> None:
-    """A wide margin plays the heuristic's choice; margin 0 the most visited; the bot's default is 1."""
+    """A wide margin plays the heuristic's choice; margin 0 the most visited; the bot's default is 2."""
     state = heuristic_position(6, 3, 60, announce=True)
     me = state.current_player()
     view = state.view(me)
