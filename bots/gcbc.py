@@ -446,21 +446,28 @@ class HeuristicBot(Bot):
         self.gcbc: GCBCGame = game
         self.epsilon: float = self.settings["epsilon"]
         self.estimate: str = check_estimate("heuristic", self.settings["estimate"])
-        #: the last view and the posterior marginals computed for it (one decision asks more than once)
-        self._marginals: tuple[View, list[dict[str, Any]]] | None = None
+        #: the last view, its exact posterior and (once asked) its marginals: one decision asks more
+        #: than once, and the ``ismcts`` bot draws its worlds from the same posterior
+        self._posterior: tuple[View, Any, list[dict[str, Any]] | None] | None = None
+
+    def posterior(self, view: View) -> Any:
+        """The exact posterior for ``view`` with the shipped behaviour model, kept for the last view."""
+        cached = self._posterior
+        if cached is None or cached[0] is not view:
+            from bots.gcbc_ismcts import posterior_for  # that module imports this one
+
+            cached = self._posterior = (view, posterior_for(self.gcbc, view, "full"), None)
+        return cached[1]
 
     def marginals(self, view: View) -> list[dict[str, Any]] | None:
         """The exact posterior's marginals for ``view`` with ``estimate=posterior``, else None."""
         if self.estimate == "rules":
             return None
-        cached = self._marginals
-        if cached is None or cached[0] is not view:
-            from solver.belief.gcbc_behaviour import load_behaviour
-            from solver.belief.gcbc_posterior import posterior
-
-            post = posterior(self.gcbc, view.to_json(), load_behaviour())
-            cached = self._marginals = (view, post.marginals())
-        return cached[1]
+        post = self.posterior(view)
+        cached = self._posterior
+        if cached is None or cached[2] is None:
+            cached = self._posterior = (view, post, post.marginals())
+        return cached[2]
 
     def scores(self, view: View) -> tuple[list[Scored], Knowledge]:
         """(action, score, reason) for every legal action of ``view``, and the knowledge behind it."""

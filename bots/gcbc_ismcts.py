@@ -45,8 +45,8 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    knowledge is the remedy of progressive strategies (Chaslot et al. 2008). ``prune=0`` searches
    every legal action. The base heuristic is the ``heuristic`` bot with the team estimate ``base``:
    by default the exact posterior (``estimate=posterior``, :func:`bots.gcbc.informed`; +4.8 points
-   over the rules' estimate on its own, bench/results/gcbc.md), which costs one more posterior (a
-   few ms) a decision; ``base=rules`` is the rules' estimate. Playouts keep the rules' heuristic: a
+   over the rules' estimate on its own, bench/results/gcbc.md), reading the same posterior the
+   worlds are drawn from (computed once a decision); ``base=rules`` is the rules' estimate. Playouts keep the rules' heuristic: a
    posterior at every simulated decision would cost ten times the playout.
 
 5. **A conservative final choice.** The bot plays the most visited root action only when its mean
@@ -90,6 +90,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import numpy as np
 
 from bots.base import Advice, Bot, Option
+from bots.gcbc import HeuristicBot, check_estimate
 from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, WinLossSim
 from bots.registry import register
 from solver.core import CHANCE, Action, ConfigError, Game, Seat, View
@@ -373,8 +374,6 @@ class GCBCISMCTSBot(ISMCTSBot):
         check_belief("ismcts", self.settings["belief"])
         check_playout("ismcts", self.settings["playout"])
         check_margin("ismcts", self.settings["margin"])
-        from bots.gcbc import HeuristicBot, check_estimate
-
         check_estimate("ismcts", self.settings["base"], "base")
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
@@ -382,7 +381,10 @@ class GCBCISMCTSBot(ISMCTSBot):
         self._base = HeuristicBot(self.game, self.seat, self.rng, estimate=self.settings["base"])
 
     def posterior(self, view: View) -> Any:
-        """The exact posterior for ``view`` under the bot's ``belief`` (None for uniform)."""
+        """The exact posterior for ``view`` under the bot's ``belief`` (None for uniform); with the full
+        model it is the base heuristic's, computed once for the worlds and the base alike."""
+        if self.settings["belief"] == "full":
+            return self._base.posterior(view)
         return posterior_for(self.game, view, self.settings["belief"])
 
     def candidates(self, view: View) -> frozenset[Action] | None:
