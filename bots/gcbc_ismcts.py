@@ -46,8 +46,9 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    every legal action. The base heuristic is the ``heuristic`` bot with the team estimate ``base``:
    by default the exact posterior (``estimate=posterior``, :func:`bots.gcbc.informed`; +4.8 points
    over the rules' estimate on its own, bench/results/gcbc.md), reading the same posterior the
-   worlds are drawn from (computed once a decision); ``base=rules`` is the rules' estimate. Playouts keep the rules' heuristic: a
-   posterior at every simulated decision would cost ten times the playout.
+   worlds are drawn from (computed once a decision); ``base=rules`` is the rules' estimate.
+   Playouts keep the rules' heuristic: a posterior at every simulated decision would cost ten
+   times the playout.
 
 5. **A conservative final choice.** The bot plays the most visited root action only when its mean
    win chance beats that of the base heuristic's own choice (its top-scored legal action, the lowest
