@@ -22,10 +22,10 @@ from tests.gcbc_positions import heuristic_position
 ITERATIONS = 100
 
 
-def _bot_and_view() -> tuple[GCBCISMCTSBot, Any]:
+def _bot_and_view(**options: Any) -> tuple[GCBCISMCTSBot, Any]:
     state = heuristic_position(6, 3, 60, announce=True)
     seat = state.current_player()
-    bot = bots.make(state.game, "ismcts", seat=seat, rng=0)
+    bot = bots.make(state.game, "ismcts", seat=seat, rng=0, **options)
     if not isinstance(bot, GCBCISMCTSBot):
         raise TypeError("gcbc ismcts is not the GCBC bot")
     return bot, state.view(seat)
@@ -42,6 +42,21 @@ def test_gcbc_ismcts_iterations(benchmark: Any, engine: str) -> None:
 
     def search() -> None:
         run_search(det, view.seat, Budget(iterations=ITERATIONS), SplitMix64(2), bot.params, engine=engine)
+
+    benchmark.pedantic(search, rounds=3, iterations=1)
+    benchmark.extra_info["iterations_per_s"] = ITERATIONS / benchmark.stats.stats.mean
+
+
+@pytest.mark.parametrize("tree", [0, 1])
+def test_gcbc_ismcts_tree(benchmark: Any, tree: int) -> None:
+    """Iterations/s with every legal action below the root (``tree=0``) or only each seat's
+    heuristic's best (``tree=1``: a heuristic score at every tree node, where playouts take one anyway)."""
+    bot, view = _bot_and_view(tree=tree)
+    det = bot.determinizer(view)
+    det.sample(SplitMix64(1))
+
+    def search() -> None:
+        run_search(det, view.seat, Budget(iterations=ITERATIONS), SplitMix64(2), bot.params)
 
     benchmark.pedantic(search, rounds=3, iterations=1)
     benchmark.extra_info["iterations_per_s"] = ITERATIONS / benchmark.stats.stats.mean

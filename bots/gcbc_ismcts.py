@@ -2,7 +2,7 @@
 
 The generic ``ismcts`` bot (:mod:`bots.ismcts_bot`) runs on any game but pays, at every iteration,
 a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree node, a full view
-(~1 ms). This bot keeps the same kernel and statistics and changes five things:
+(~1 ms). This bot keeps the same kernel and statistics and changes seven things:
 
 1. **Determinizations from the posterior.** Once per search it draws a pool of ``worlds`` full
    states with the game's resampler, whose Integrity deal comes from the exact posterior of
@@ -57,11 +57,31 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    rule). A few hundred noisy iterations spread over four candidates often make another action the
    most visited by chance; the margin keeps the base policy where the search cannot tell them
    apart (rollout improves on its base policy by what its estimates resolve; Bertsekas, Tsitsiklis
-   & Wu 1997). With four candidates and a few hundred win/loss playouts, one standard error lets
-   chance deviations through often enough to cost what the real ones gain; two keep the base
-   unless the search clearly resolves a better action (bench/results/gcbc.md measures 1 and 2 on
-   the same deals). ``margin=0`` plays the most visited, as plain ISMCTS. Advice still ranks by visits;
+   & Wu 1997). ``margin=0`` plays the most visited, as plain ISMCTS. Advice still ranks by visits;
    its summary says which action the bot plays and why.
+
+6. **Paired root comparisons** (``compare=paired``, the default). The ``k``-th visit of every root
+   action plays the same scenario: the same world of the pool (a shuffled cycle through it) and the
+   same SplitMix64 streams for each seat's ties and for chance (:class:`Scenarios`). A root action's
+   visits thus meet the worlds equally often, and the margin rule compares two actions on the
+   scenarios both played (:func:`paired_gain`): common random numbers, as the ``rollout`` bot's
+   rounds (Law & Kelton 2000, section 11.2). The world still enters through the root action, so the
+   tree is unchanged: every world shows the root the same information set. Which team holds the
+   Kingpin decides much of a game, and the pairing takes that out of the difference: on ten
+   mid-game positions at 500 iterations the paired standard error is ~0.7 of the independent one
+   (bench/results/gcbc.md). ``compare=independent`` draws a world per iteration and compares the
+   means as independent (:func:`gain_over`).
+
+7. **Heuristic opponents in the tree** (``tree``, 1 by default). Below the root every seat, the
+   searching one too, is offered only its heuristic's best ``tree`` actions on its own view (and
+   those tied with them; :func:`bots.gcbc_rollout.heuristic_top`). An opponent's node is keyed by its
+   own observations, which differ from world to world, so it is visited only a few times a search:
+   with every legal action on offer (``tree=0``, plain multiple-observer ISMCTS) those visits are
+   spent on untried actions in random order, and the root's values are those against opponents who
+   play at random for a move. ``tree=1`` plays the tree's seats as the playouts do (the ties apart),
+   so the search compares root actions against the table as the heuristic models it, and the
+   pairing of item 6 holds further down the line (Chaslot et al. 2008 prune by domain knowledge at
+   every node). Only with ``playout=heuristic``; light playouts search every action below the root.
 
 Decisions in an Equipment window (``pass`` or a play) get ``window_share`` of the budget: they are
 many (every seat, three windows a turn) and most are a plain pass. Concealment decisions (which own
@@ -77,6 +97,7 @@ AAAI 2010. G. M. J.-B. Chaslot, M. H. M. Winands, H. J. van den Herik, J. W. H. 
 B. Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New Mathematics and Natural
 Computation 4(3), 2008, pp. 343-357. D. P. Bertsekas, J. N. Tsitsiklis and C. Wu, "Rollout
 Algorithms for Combinatorial Optimization", Journal of Heuristics 3(3), 1997, pp. 245-262.
+A. M. Law and W. D. Kelton, Simulation Modeling and Analysis, 3rd ed., McGraw-Hill 2000.
 A. Agresti and B. A. Coull, "Approximate is Better than 'Exact' for Interval Estimation of Binomial
 Proportions", The American Statistician 52(2), 1998, pp. 119-126.
 """
@@ -94,9 +115,9 @@ from bots.base import Advice, Bot, Option
 from bots.gcbc import HeuristicBot, check_estimate
 from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, WinLossSim
 from bots.registry import register
-from solver.core import CHANCE, Action, ConfigError, Game, Seat, View
+from solver.core import CHANCE, Action, BadStateError, ConfigError, Game, Seat, View
 from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
-from solver.search.rng import SplitMix64
+from solver.search.rng import GOLDEN, MASK64, SplitMix64
 
 if TYPE_CHECKING:
     # bots.gcbc_rollout imports this module at its top, so at run time it is imported where used
@@ -177,6 +198,34 @@ def gain_over(stats: Sequence[ActionStats], action: Action, base: Action) -> tup
     return a.value - b.value, math.hypot(mean_se(a.visits, a.value), mean_se(b.visits, b.value))
 
 
+def paired_gain(results: Mapping[Action, Sequence[float]], action: Action,
+                base: Action) -> tuple[float, float]:
+    """(gain, standard error) of ``action``'s mean result over ``base``'s on the scenarios both
+    played (the first ``m`` visits of each; :class:`Scenarios`): the paired mean difference.
+
+    One pair of +1 and one of -1 is added to the ``m`` differences (mean shrunk to 0, variance
+    widened): as :func:`mean_se`'s guard, it keeps a few identical differences from counting as sure.
+    """
+    a, b = results.get(action, ()), results.get(base, ())
+    m = min(len(a), len(b))
+    d = [a[k] - b[k] for k in range(m)]
+    n = m + 2
+    mean = sum(d) / n
+    var = (sum(x * x for x in d) + 2.0) / n - mean * mean
+    return mean, math.sqrt(var / n)
+
+
+#: How the margin rule compares root actions (option ``compare``; module docstring, item 6).
+COMPARES = ("paired", "independent")
+
+
+def check_compare(bot: str, compare: Any) -> None:
+    """ConfigError unless ``compare`` is one of :data:`COMPARES`."""
+    if compare not in COMPARES:
+        raise ConfigError(f"{bot} bot: option 'compare' must be one of {', '.join(COMPARES)}, "
+                          f"not {compare!r}")
+
+
 def check_margin(bot: str, margin: Any) -> float:
     """``margin`` as a float; ConfigError unless it is a number in [0, :data:`MAX_MARGIN`]."""
     ok = isinstance(margin, (int, float)) and not isinstance(margin, bool)
@@ -186,9 +235,11 @@ def check_margin(bot: str, margin: Any) -> float:
     return float(margin)
 
 
-def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: float) -> Action:
+def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: float,
+                        results: Mapping[Action, Sequence[float]] | None = None) -> Action:
     """The most visited root action of ``stats`` if its mean beats ``base``'s (the heuristic's choice)
-    by more than ``margin`` standard errors of the difference (:func:`gain_over`), else ``base``.
+    by more than ``margin`` standard errors of the difference, else ``base``: the paired difference
+    of ``results`` (:func:`paired_gain`) when given, else the independent one (:func:`gain_over`).
 
     The ``rollout`` bot's rule (:func:`bots.gcbc_rollout.choose`): keep the base policy's action
     unless the simulation resolves a better one, since rollout improves on its base policy only by
@@ -202,7 +253,7 @@ def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: floa
         return most
     if not any(s.action == base and s.visits > 0 for s in stats):
         return most
-    gain, se = gain_over(stats, most, base)
+    gain, se = gain_over(stats, most, base) if results is None else paired_gain(results, most, base)
     return most if gain > margin * se else base
 
 
@@ -228,6 +279,13 @@ class GCBCSim(WinLossSim):
         #: the root's candidate actions (heuristic pruning) and the root's history length
         self._allowed: frozenset[Action] | None = None
         self._root_len = -1
+        #: paired root comparisons (item 6): the scenarios this line takes its world and streams from
+        self._scenarios: Scenarios | None = None
+        #: once the root action is applied: (root action, scenario index), and the scenario's streams
+        self._scenario: tuple[Action, int] | None = None
+        self._streams: list[SplitMix64] | None = None
+        #: below the root, offer each seat only its heuristic's best ``_tree`` actions (0: all; item 7)
+        self._tree = 0
 
     def prepare(self) -> None:
         """Fill every seat's key (and, for heuristic playouts, its view history) now, so that copies
@@ -237,22 +295,37 @@ class GCBCSim(WinLossSim):
             if self._views is not None:
                 self._views.settle(cast("GCBCState", self.state), seat)
 
-    def restrict_root(self, allowed: frozenset[Action] | None) -> None:
-        """Offer only ``allowed`` (those legal) at the current position; None: every legal action."""
+    def restrict_root(self, allowed: frozenset[Action] | None, tree: int = 0) -> None:
+        """Offer only ``allowed`` (those legal) at the current position, None: every legal action;
+        below it, only each seat's heuristic's best ``tree`` (0: every legal action)."""
         self._allowed = allowed
+        self._tree = tree
         self._root_len = len(cast("GCBCState", self.state).records)
 
     def legal_actions(self) -> list[Action]:
-        """The rules' legal actions; at the root, only the candidates when some are legal."""
+        """The rules' legal actions; at the root, only the candidates when some are legal; below it,
+        with ``tree`` pruning (item 7), the acting seat's heuristic's best on its own view."""
         legal = self.state.legal_actions()
-        if self._allowed is not None and len(cast("GCBCState", self.state).records) == self._root_len:
-            return [a for a in legal if a in self._allowed] or legal
+        if self._at_root():
+            if self._allowed is not None:
+                return [a for a in legal if a in self._allowed] or legal
+        elif self._tree and self._views is not None and len(legal) > self._tree:
+            from bots.gcbc_rollout import heuristic_top
+
+            return heuristic_top(cast("GCBCState", self.state), self._views, self._tree)
         return legal
 
     def apply(self, action: Action) -> None:
-        """Apply ``action``; a light playout's window pass closes the window at once (all pass)."""
+        """Apply ``action``; a light playout's window pass closes the window at once (all pass).
+
+        With scenarios (item 6), the root action first swaps in its scenario's world and streams."""
         from solver.games.gcbc import codec
 
+        if self._scenarios is not None and self._scenario is None and self._at_root():
+            world, self._streams, k = self._scenarios.begin(action)
+            self.state, self._views = world.state, world._views
+            self._hashes, self._upto = world._hashes, world._upto
+            self._scenario = (action, k)
         if self._skip and action == codec.PASS:
             self._skip = False
             cast("GCBCState", self.state).close_window_unchecked()
@@ -274,9 +347,12 @@ class GCBCSim(WinLossSim):
         return h
 
     def default_action(self, rng: SplitMix64) -> Action:
-        """The playout policy (module docstring, item 3); chance by its probabilities."""
+        """The playout policy (module docstring, item 3); chance by its probabilities. Under a
+        scenario each seat, and chance, draw from the scenario's own stream instead of ``rng``."""
         st = cast("GCBCState", self.state)
         seat = st.current_player()
+        if self._streams is not None:
+            rng = self._streams[seat if seat != CHANCE else self.num_players]
         if seat == CHANCE:
             return super().default_action(rng)
         if self._views is not None:
@@ -310,20 +386,78 @@ class GCBCSim(WinLossSim):
                 return enemies[rng.below(len(enemies))]
         return legal[rng.below(len(legal))]
 
+    def returns(self) -> list[float]:
+        """Win/loss returns; under a scenario the root seat's is recorded once, by visit (item 6)."""
+        result = super().returns()
+        if self._scenarios is not None and self._scenario is not None:
+            self._scenarios.record(*self._scenario, result[self._scenarios.seat])
+            self._scenarios = None  # the kernel reads returns once per seat: record once
+        return result
+
     def copy(self) -> GCBCSim:
-        """An independent copy (the key caches are copied, not shared)."""
+        """An independent copy (the key caches are copied, not shared), at the root of a line of
+        play: it shares the scenarios, not the scenario taken."""
         views = None if self._views is None else self._views.copy()
         other = GCBCSim(self.state.clone(), self.playout, hashes=list(self._hashes), upto=list(self._upto),
                         views=views)
-        other._allowed, other._root_len = self._allowed, self._root_len
+        other._allowed, other._root_len, other._scenarios = self._allowed, self._root_len, self._scenarios
+        other._tree = self._tree
         return other
+
+    def _at_root(self) -> bool:
+        return len(cast("GCBCState", self.state).records) == self._root_len
+
+
+class Scenarios:
+    """Common random numbers at the root (module docstring, item 6).
+
+    The ``k``-th visit of every root action plays scenario ``k``: the pool world ``order[k % W]``
+    (a shuffled cycle, so every action meets the worlds equally often) and one SplitMix64 stream per
+    seat and for chance, seeded from ``seed`` and ``k``. The root seat's result of each visit is kept
+    in visit order, so two root actions are compared on the scenarios both played (:func:`paired_gain`).
+    """
+
+    def __init__(self, pool: Sequence[GCBCSim], seed: int, seat: Seat) -> None:
+        self.pool = pool
+        self.seed = seed
+        self.seat = seat
+        rng = SplitMix64(seed)
+        order = list(range(len(pool)))
+        for i in range(len(order) - 1, 0, -1):  # Fisher-Yates on the search's own stream
+            j = rng.below(i + 1)
+            order[i], order[j] = order[j], order[i]
+        self.order = order
+        #: per root action, the root seat's result of each visit, in visit order
+        self.results: dict[Action, list[float]] = {}
+        self._begun: dict[Action, int] = {}
+
+    def begin(self, action: Action) -> tuple[GCBCSim, list[SplitMix64], int]:
+        """For the next visit of ``action``: (a copy of its world, its streams, its index ``k``)."""
+        k = self._begun.get(action, 0)
+        self._begun[action] = k + 1
+        world = self.pool[self.order[k % len(self.order)]].copy()
+        mix = SplitMix64(self.seed ^ (k * GOLDEN & MASK64))
+        mix.next()
+        streams = [SplitMix64(mix.next()) for _ in range(world.num_players + 1)]
+        return world, streams, k
+
+    def record(self, action: Action, k: int, result: float) -> None:
+        """Keep visit ``k``'s result for ``action`` (visits end in the order they begin)."""
+        row = self.results.setdefault(action, [])
+        if len(row) != k:
+            raise BadStateError(f"ismcts: visit {k} of root action {action} ended out of order")
+        row.append(result)
 
 
 class PoolDeterminizer:
-    """Draws ``size`` worlds once (lazily, at the first sample) and hands out copies of them."""
+    """Draws ``size`` worlds once (lazily, at the first sample) and hands out copies of them.
+
+    With ``paired`` each copy takes its world and streams from :attr:`scenarios` when its root
+    action is applied (module docstring, item 6); without, it is a world chosen uniformly."""
 
     def __init__(self, game: Game, view: View, belief: Any | None, size: int,
-                 allowed: frozenset[Action] | None = None, playout: str = "heuristic") -> None:
+                 allowed: frozenset[Action] | None = None, playout: str = "heuristic",
+                 paired: bool = False, tree: int = 0) -> None:
         check_playout("ismcts", playout)
         self.game = game
         self.view = view
@@ -331,18 +465,28 @@ class PoolDeterminizer:
         self.size = size
         self.allowed = allowed
         self.playout = playout
+        self.paired = paired
+        self.tree = tree
         self.pool: list[GCBCSim] = []
+        self.scenarios: Scenarios | None = None
 
     def sample(self, rng: SplitMix64) -> GCBCSim:
-        """A copy of one world of the pool, chosen uniformly."""
+        """A copy of one world of the pool: chosen uniformly, or (paired) by the root action's scenario."""
         if not self.pool:
             for _ in range(self.size):
                 np_rng = np.random.default_rng(rng.next())
                 world = GCBCSim(self.game.resample(self.view, np_rng, self.belief), self.playout)
                 world.prepare()
-                world.restrict_root(self.allowed)
+                world.restrict_root(self.allowed, self.tree)
                 self.pool.append(world)
-        return self.pool[rng.below(len(self.pool))].copy()
+            if self.paired:
+                self.scenarios = Scenarios(self.pool, rng.next(), self.view.seat)
+        if self.scenarios is None:
+            return self.pool[rng.below(len(self.pool))].copy()
+        # every world shows the root the same (one information set), so any stands in until then
+        sim = self.pool[0].copy()
+        sim._scenarios = self.scenarios
+        return sim
 
 
 class GCBCISMCTSBot(ISMCTSBot):
@@ -367,6 +511,10 @@ class GCBCISMCTSBot(ISMCTSBot):
                          "by this many standard errors (0: always the most visited)", 0.0, MAX_MARGIN),
         "base": Option("posterior", str, "team estimate of the heuristic that prunes the root and makes the "
                        "base choice: posterior (the exact posterior) or rules (the heuristic's own)"),
+        "tree": Option(1, int, "below the root, search only each seat's heuristic's best N actions on its "
+                       "own view (0: all; needs playout=heuristic)", 0, 64),
+        "compare": Option("paired", str, "how the margin rule compares root actions: paired (common "
+                          "worlds and streams by visit) or independent (worlds drawn per iteration)"),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -376,10 +524,14 @@ class GCBCISMCTSBot(ISMCTSBot):
         check_playout("ismcts", self.settings["playout"])
         check_margin("ismcts", self.settings["margin"])
         check_estimate("ismcts", self.settings["base"], "base")
+        check_compare("ismcts", self.settings["compare"])
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
         #: the base policy (item 4-5): the heuristic with the ``base`` team estimate, sharing the generator
         self._base = HeuristicBot(self.game, self.seat, self.rng, estimate=self.settings["base"])
+        #: the last search's paired results per root action (item 6; None when compared independently)
+        self.paired_results: Mapping[Action, Sequence[float]] | None = None
+        self._det: PoolDeterminizer | None = None
 
     def posterior(self, view: View) -> Any:
         """The exact posterior for ``view`` under the bot's ``belief`` (None for uniform); with the full
@@ -403,8 +555,10 @@ class GCBCISMCTSBot(ISMCTSBot):
 
     def determinizer(self, view: View) -> PoolDeterminizer:
         """A pool of worlds drawn from the posterior for ``view``, the root pruned by the heuristic."""
-        return PoolDeterminizer(self.game, view, self.posterior(view), self.settings["worlds"],
-                                self.candidates(view), self.settings["playout"])
+        self._det = PoolDeterminizer(self.game, view, self.posterior(view), self.settings["worlds"],
+                                     self.candidates(view), self.settings["playout"],
+                                     paired=self.settings["compare"] == "paired", tree=self.settings["tree"])
+        return self._det
 
     def _concealment(self, legal: tuple[Action, ...]) -> bool:
         """Which card to turn face up or how to lay cards out: hiding, left to the heuristic (above)."""
@@ -434,7 +588,10 @@ class GCBCISMCTSBot(ISMCTSBot):
     def search(self, view: View, budget: Budget | None = None) -> SearchResult:
         """The ISMCTS search; its ``action`` is :func:`conservative_choice`'s (module docstring, item 5)."""
         result = super().search(view, budget)
-        action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"])
+        scenarios = None if self._det is None else self._det.scenarios
+        self.paired_results = None if scenarios is None else scenarios.results
+        action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"],
+                                     self.paired_results)
         if action != result.action:
             result = dataclasses.replace(result, action=action)
             self.last = result
@@ -463,18 +620,24 @@ class GCBCISMCTSBot(ISMCTSBot):
             elif not searched:
                 why = f"the heuristic's {text(base)} was not searched"
             else:
-                gain, se = gain_over(result.stats, most, base)
+                gain, se = self._gain(result.stats, most, base)
                 why = (f"it beats the heuristic's {text(base)} by {gain:.1%}, more than {margin:g} "
                        f"{_errors(margin)} ({margin * se:.1%})")
             summary = f"{advice.summary}; the bot plays it ({why})"
             return dataclasses.replace(advice, summary=summary)
-        gain, se = gain_over(result.stats, most, played)
+        gain, se = self._gain(result.stats, most, played)
         note = (f"the bot plays the heuristic's {text(played)}: the most visited {text(most)} beats it by "
                 f"{gain:.1%}, not more than {margin:g} {_errors(margin)} ({margin * se:.1%})")
         ranked = tuple(dataclasses.replace(r, reason=f"{r.reason}; the bot plays this (the heuristic's "
                                            f"choice; the search does not resolve a better one)")
                        if r.action == played else r for r in advice.ranked)
         return dataclasses.replace(advice, ranked=ranked, summary=f"{advice.summary}; {note}")
+
+    def _gain(self, stats: Sequence[ActionStats], action: Action, base: Action) -> tuple[float, float]:
+        """The margin rule's (gain, standard error) of ``action`` over ``base`` in the last search."""
+        if self.paired_results is None:
+            return gain_over(stats, action, base)
+        return paired_gain(self.paired_results, action, base)
 
     def step(self, view: View) -> Action:
         """Search; a window decision gets ``window_share`` of the budget; concealment is the heuristic's."""

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction
-from bots.gcbc import HistoryReader, best_actions, score_view
+from bots.gcbc import HistoryReader, best_actions, score_view, top_actions
 from bots.gcbc_ismcts import BELIEF_OPTION, check_belief, check_gcbc, posterior_for
 from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
@@ -150,6 +150,18 @@ def heuristic_action(st: GCBCState, views: SeatViews, rng: SplitMix64) -> Action
     scored, _ = score_view(st.game, data, tuple(legal), reader)
     best = best_actions(scored)
     return best[rng.below(len(best))] if len(best) > 1 else best[0]
+
+
+def heuristic_top(st: GCBCState, views: SeatViews, k: int) -> list[Action]:
+    """The legal actions of the seat to act in ``st`` that the ``heuristic`` bot scores among its best
+    ``k`` on its own view (every action tied with the ``k``-th too), best first, equal scores in
+    legal order; every legal action when there are at most ``k``."""
+    legal = st.legal_actions()
+    if len(legal) <= k:
+        return list(legal)
+    data, reader = views.read(st, st.current_player())
+    scored, _ = score_view(st.game, data, tuple(legal), reader)
+    return top_actions(scored, k)
 
 
 def rollout(st: GCBCState, views: SeatViews, seats: list[SplitMix64], chance: SplitMix64) -> list[float]:

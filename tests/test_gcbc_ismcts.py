@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import cast
 
 import numpy as np
@@ -9,7 +10,16 @@ import pytest
 
 import bots
 from bots.cli import draw_chance
-from bots.gcbc_ismcts import GCBCISMCTSBot, GCBCSim, PoolDeterminizer, conservative_choice, gain_over, mean_se
+from bots.gcbc_ismcts import (
+    GCBCISMCTSBot,
+    GCBCSim,
+    PoolDeterminizer,
+    Scenarios,
+    conservative_choice,
+    gain_over,
+    mean_se,
+    paired_gain,
+)
 from solver import games
 from solver.core import ConfigError
 from solver.games.gcbc import codec, ops
@@ -213,6 +223,12 @@ def test_bad_options() -> None:
     with pytest.raises(ConfigError, match="ismcts bot: option 'base' must be one of rules, posterior"):
         bots.make(game, "ismcts", seat=0, rng=0, base="oracle")
     assert bots.make(game, "ismcts", seat=0, rng=0).settings["base"] == "posterior"  # the default
+    with pytest.raises(ConfigError, match="ismcts bot: option 'compare' must be one of paired, independent"):
+        bots.make(game, "ismcts", seat=0, rng=0, compare="psychic")
+    with pytest.raises(ConfigError, match="tree"):
+        bots.make(game, "ismcts", seat=0, rng=0, tree=-1)
+    defaults = bots.make(game, "ismcts", seat=0, rng=0).settings
+    assert (defaults["compare"], defaults["tree"]) == ("paired", 1)
     with pytest.raises(ConfigError, match="gcbc only"):
         GCBCISMCTSBot(games.load("police07"), 1, np.random.default_rng(0))
 
@@ -273,12 +289,14 @@ def test_heuristic_playout_reads_only_the_seats_view(players: int, seed: int) ->
     assert light_leaks > 0
 
 
-def test_playout_views_stay_equal_to_fresh_views() -> None:
-    """Pool worlds settle every seat's view once; the copies that iterations take, moved on by tree
-    actions and playout steps, still give every seat exactly ``state.view(seat)``."""
+@pytest.mark.parametrize("paired", [False, True])
+def test_playout_views_stay_equal_to_fresh_views(paired: bool) -> None:
+    """Pool worlds settle every seat's view once; the copies that iterations take (paired: swapped
+    for their scenario's world at the root action), moved on by tree actions and playout steps,
+    still give every seat exactly ``state.view(seat)``."""
     state = heuristic_position(6, 5, 30)
     me = state.current_player()
-    det = PoolDeterminizer(state.game, state.view(me), None, 3)
+    det = PoolDeterminizer(state.game, state.view(me), None, 3, paired=paired)
     rng = SplitMix64(4)
     for i in range(4):
         sim = det.sample(rng)
@@ -421,3 +439,112 @@ def test_advice_says_what_the_bot_plays(seed: int, decisions: int) -> None:
         assert f"the bot plays the heuristic's {state.game.action_to_str(played)}" in advice.summary
         marked = [r for r in advice.ranked if "the bot plays this" in r.reason]
         assert [r.action for r in marked] == [played]
+
+
+def test_scenarios_repeat_by_visit() -> None:
+    """The k-th visit of every root action gets the same world and the same streams; visits of one
+    action move through the shuffled cycle of worlds; results are kept in visit order."""
+    state = heuristic_position(6, 5, 30)
+    me = state.current_player()
+    det = PoolDeterminizer(state.game, state.view(me), None, 4, paired=True)
+    det.sample(SplitMix64(3))  # draws the pool
+    scenarios = det.scenarios
+    assert isinstance(scenarios, Scenarios) and sorted(scenarios.order) == [0, 1, 2, 3]
+    worlds: dict[int, list[GCBCState]] = {}
+    for k in range(6):
+        taken = [scenarios.begin(a) for a in (17, 18)]
+        (wa, sa, ka), (wb, sb, kb) = taken
+        assert ka == kb == k
+        assert wa.state.to_json() == wb.state.to_json()  # one world, every hidden card alike
+        assert [r.next() for r in sa] == [r.next() for r in sb] and len(sa) == 7  # six seats, chance
+        worlds.setdefault(k % 4, []).append(cast(GCBCState, wa.state))
+    assert len({str(w[0].to_json()) for w in worlds.values()}) > 1  # the cycle visits other worlds
+    assert all(w[0].to_json() == w[-1].to_json() for w in worlds.values())  # and comes back
+    scenarios.record(17, 0, 1.0)
+    with pytest.raises(ValueError, match="out of order"):
+        scenarios.record(17, 2, 1.0)
+
+
+def test_paired_results_follow_the_root_visits() -> None:
+    """compare=paired keeps one result per root visit; independent keeps none."""
+    state = heuristic_position(6, 6, 50)
+    me = state.current_player()
+    view = state.view(me)
+    paired = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=60)
+    assert isinstance(paired, GCBCISMCTSBot)
+    result = paired.search(view)
+    results = paired.paired_results
+    assert results is not None and sum(len(r) for r in results.values()) == 60
+    for s in result.stats:
+        row = results.get(s.action, [])
+        assert len(row) == s.visits and all(x in (0.0, 0.5, 1.0) for x in row)
+        if row:
+            assert sum(row) / len(row) == pytest.approx(s.value)
+    independent = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=60, compare="independent")
+    assert isinstance(independent, GCBCISMCTSBot)
+    independent.search(view)
+    assert independent.paired_results is None
+
+
+#: (results per action, action, base, expected gain, expected standard error): the mean of the paired
+#: differences over the first min(n) visits, with one pair of +1 and one of -1 added
+PAIRED_CASES = [
+    ({1: [1.0, 1.0, 0.0, 1.0], 2: [0.0, 1.0, 0.0, 0.0]}, 1, 2, 2 / 6, math.sqrt((4 / 6 - 1 / 9) / 6)),
+    ({1: [1.0, 1.0, 1.0], 2: [0.0]}, 1, 2, 1 / 3, math.sqrt((3 / 3 - 1 / 9) / 3)),  # one pair only
+    ({1: [0.5, 0.5], 2: [0.5, 0.5]}, 1, 2, 0.0, math.sqrt(2 / 4 / 4)),  # equal: no gain, some error
+    ({1: [1.0]}, 1, 2, 0.0, math.sqrt(1 / 2)),  # base never visited: no pairs
+]
+
+
+@pytest.mark.parametrize("results,action,base,gain,se", PAIRED_CASES)
+def test_paired_gain(results: dict[int, list[float]], action: int, base: int, gain: float, se: float) -> None:
+    assert paired_gain(results, action, base) == pytest.approx((gain, se))
+
+
+def test_paired_results_decide_the_margin() -> None:
+    """With paired results the margin rule reads them, not the independent means. Both cases below
+    have the same means (0.6 and 0.5 over 40 visits), which independent errors cannot resolve at 1.5:
+    pairs that agree (four won, none lost) resolve the gain; pairs that disagree (14 won, 10 lost) do not."""
+    stats = _stats((1, 40, 0.6), (2, 40, 0.5))
+    assert conservative_choice(stats, 2, 1.5) == 2
+    agree = {1: [1.0] * 24 + [0.0] * 16, 2: [0.0] * 4 + [1.0] * 20 + [0.0] * 16}
+    disagree = {1: [1.0] * 14 + [0.0] * 10 + [1.0] * 10 + [0.0] * 6,
+                2: [0.0] * 14 + [1.0] * 20 + [0.0] * 6}
+    for results in (agree, disagree):
+        assert [sum(results[a]) / 40 for a in (1, 2)] == [0.6, 0.5]
+    assert conservative_choice(stats, 2, 1.5, agree) == 1
+    assert conservative_choice(stats, 2, 1.5, disagree) == 2
+    assert conservative_choice(stats, 2, 0.0, disagree) == 1  # margin 0: the most visited regardless
+
+
+def test_tree_offers_each_seat_its_heuristics_best() -> None:
+    """Below the root, tree=N offers the acting seat only its heuristic's best N on its own view
+    (ties with the N-th kept); tree=0 offers every legal action; the root keeps its candidates."""
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    det = PoolDeterminizer(state.game, state.view(me), None, 2, tree=1)
+    sim = det.sample(SplitMix64(1))
+    assert sim.legal_actions() == state.legal_actions()  # the root: no candidates given, all legal
+    sim.apply(sim.legal_actions()[0])
+    checked = narrowed = 0
+    rng = SplitMix64(2)
+    while not sim.is_terminal() and checked < 40:
+        st = cast(GCBCState, sim.state)
+        seat = st.current_player()
+        if seat < 0:
+            sim.apply(sim.default_action(rng))
+            continue
+        legal = st.legal_actions()
+        heuristic = bots.make(state.game, "heuristic", seat=seat, rng=0)
+        ranked = heuristic.advise(st.view(seat)).ranked
+        best = [r.action for r in ranked if r.score >= ranked[0].score - 1e-9]
+        offered = sim.legal_actions()
+        assert sorted(offered) == sorted(best) if len(legal) > 1 else offered == legal
+        narrowed += len(offered) < len(legal)
+        wide = GCBCSim(st.clone())
+        wide.restrict_root(None, 0)
+        wide._root_len = -1  # below the root
+        assert wide.legal_actions() == legal
+        sim.apply(offered[rng.below(len(offered))])
+        checked += 1
+    assert checked >= 20 and narrowed >= 10
