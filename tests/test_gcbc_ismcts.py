@@ -228,7 +228,7 @@ def test_bad_options() -> None:
     with pytest.raises(ConfigError, match="tree"):
         bots.make(game, "ismcts", seat=0, rng=0, tree=-1)
     defaults = bots.make(game, "ismcts", seat=0, rng=0).settings
-    assert (defaults["compare"], defaults["tree"]) == ("paired", 1)
+    assert (defaults["compare"], defaults["tree"]) == ("independent", 0)
     with pytest.raises(ConfigError, match="gcbc only"):
         GCBCISMCTSBot(games.load("police07"), 1, np.random.default_rng(0))
 
@@ -470,7 +470,7 @@ def test_paired_results_follow_the_root_visits() -> None:
     state = heuristic_position(6, 6, 50)
     me = state.current_player()
     view = state.view(me)
-    paired = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=60)
+    paired = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=60, compare="paired")
     assert isinstance(paired, GCBCISMCTSBot)
     result = paired.search(view)
     results = paired.paired_results
@@ -480,7 +480,7 @@ def test_paired_results_follow_the_root_visits() -> None:
         assert len(row) == s.visits and all(x in (0.0, 0.5, 1.0) for x in row)
         if row:
             assert sum(row) / len(row) == pytest.approx(s.value)
-    independent = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=60, compare="independent")
+    independent = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=60)  # the default
     assert isinstance(independent, GCBCISMCTSBot)
     independent.search(view)
     assert independent.paired_results is None
