@@ -12,7 +12,7 @@ rejects unknown names and bad values with a :class:`ConfigError` that names the 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
@@ -107,6 +107,13 @@ class Option:
                     f"{bot} bot: option {name!r} must be in [{self.minimum}, {self.maximum}], not {value!r}"
                 )
         return value
+
+
+def check_choice(bot: str, option: str, value: Any, choices: Sequence[str]) -> str:
+    """``value`` if it is one of ``choices``, else ConfigError naming ``bot``'s ``option``."""
+    if value not in choices:
+        raise ConfigError(f"{bot} bot: option {option!r} must be one of {', '.join(choices)}, not {value!r}")
+    return str(value)
 
 
 class Bot(ABC):

@@ -80,7 +80,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option, RankedAction
+from bots.base import Advice, Bot, Option, RankedAction, check_choice
 from bots.registry import register
 from solver.core import JSON, Action, ConfigError, Game, View
 from solver.games.gcbc import codec, ops
@@ -415,9 +415,7 @@ ESTIMATES: Final = ("rules", "posterior")
 
 def check_estimate(bot: str, kind: Any, option: str = "estimate") -> str:
     """``kind`` if it is one of :data:`ESTIMATES`, else ConfigError naming ``bot``'s ``option``."""
-    if kind not in ESTIMATES:
-        raise ConfigError(f"{bot} bot: option {option!r} must be one of {', '.join(ESTIMATES)}, not {kind!r}")
-    return str(kind)
+    return check_choice(bot, option, kind, ESTIMATES)
 
 
 def best_actions(scored: list[Scored]) -> list[Action]:

@@ -114,7 +114,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option
+from bots.base import Advice, Bot, Option, check_choice
 from bots.gcbc import HeuristicBot, check_estimate
 from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, WinLossSim
 from bots.registry import register
@@ -147,14 +147,12 @@ def check_gcbc(bot: str, game: Game) -> None:
 
 def check_belief(bot: str, kind: Any) -> None:
     """ConfigError unless ``kind`` is one of :data:`BELIEFS`."""
-    if kind not in BELIEFS:
-        raise ConfigError(f"{bot} bot: option 'belief' must be one of {', '.join(BELIEFS)}, not {kind!r}")
+    check_choice(bot, "belief", kind, BELIEFS)
 
 
 def check_playout(bot: str, kind: Any) -> None:
     """ConfigError unless ``kind`` is one of :data:`PLAYOUTS`."""
-    if kind not in PLAYOUTS:
-        raise ConfigError(f"{bot} bot: option 'playout' must be one of {', '.join(PLAYOUTS)}, not {kind!r}")
+    check_choice(bot, "playout", kind, PLAYOUTS)
 
 
 def posterior_for(game: Game, view: View, kind: str) -> Any:
@@ -220,13 +218,6 @@ def paired_gain(results: Mapping[Action, Sequence[float]], action: Action,
 
 #: How the margin rule compares root actions (option ``compare``; module docstring, item 6).
 COMPARES = ("paired", "independent")
-
-
-def check_compare(bot: str, compare: Any) -> None:
-    """ConfigError unless ``compare`` is one of :data:`COMPARES`."""
-    if compare not in COMPARES:
-        raise ConfigError(f"{bot} bot: option 'compare' must be one of {', '.join(COMPARES)}, "
-                          f"not {compare!r}")
 
 
 def check_margin(bot: str, margin: Any) -> float:
@@ -315,7 +306,7 @@ class GCBCSim(WinLossSim):
         elif self._tree and self._views is not None and len(legal) > self._tree:
             from bots.gcbc_rollout import heuristic_top
 
-            return heuristic_top(cast("GCBCState", self.state), self._views, self._tree)
+            return heuristic_top(cast("GCBCState", self.state), self._views, legal, self._tree)
         return legal
 
     def apply(self, action: Action) -> None:
@@ -527,7 +518,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         check_playout("ismcts", self.settings["playout"])
         check_margin("ismcts", self.settings["margin"])
         check_estimate("ismcts", self.settings["base"], "base")
-        check_compare("ismcts", self.settings["compare"])
+        check_choice("ismcts", "compare", self.settings["compare"], COMPARES)
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
         #: the base policy (item 4-5): the heuristic with the ``base`` team estimate, sharing the generator

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -152,11 +152,10 @@ def heuristic_action(st: GCBCState, views: SeatViews, rng: SplitMix64) -> Action
     return best[rng.below(len(best))] if len(best) > 1 else best[0]
 
 
-def heuristic_top(st: GCBCState, views: SeatViews, k: int) -> list[Action]:
-    """The legal actions of the seat to act in ``st`` that the ``heuristic`` bot scores among its best
-    ``k`` on its own view (every action tied with the ``k``-th too), best first, equal scores in
-    legal order; every legal action when there are at most ``k``."""
-    legal = st.legal_actions()
+def heuristic_top(st: GCBCState, views: SeatViews, legal: Sequence[Action], k: int) -> list[Action]:
+    """Of ``legal`` (the legal actions of the seat to act in ``st``), those the ``heuristic`` bot
+    scores among its best ``k`` on its own view (every action tied with the ``k``-th too), best
+    first, equal scores in legal order; every one of them when there are at most ``k``."""
     if len(legal) <= k:
         return list(legal)
     data, reader = views.read(st, st.current_player())
