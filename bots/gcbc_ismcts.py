@@ -218,6 +218,8 @@ def paired_gain(results: Mapping[Action, Sequence[float]], action: Action,
 
 #: How the margin rule compares root actions (option ``compare``; module docstring, item 6).
 COMPARES = ("paired", "independent")
+#: Which team's decisions the search makes (option ``search_as``, item 8); the others are the base's.
+SEARCH_AS = ("both", "honest", "crooked")
 
 
 def check_margin(bot: str, margin: Any) -> float:
@@ -509,6 +511,8 @@ class GCBCISMCTSBot(ISMCTSBot):
                        "own view (0: all; needs playout=heuristic)", 0, 64),
         "compare": Option("independent", str, "how the margin rule compares root actions: paired (common "
                           "worlds and streams by visit) or independent (worlds drawn per iteration)"),
+        "search_as": Option("both", str, "search the decisions of a seat on this team: both, honest or "
+                            "crooked (on the other team the base heuristic plays alone)"),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -519,6 +523,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         check_margin("ismcts", self.settings["margin"])
         check_estimate("ismcts", self.settings["base"], "base")
         check_choice("ismcts", "compare", self.settings["compare"], COMPARES)
+        check_choice("ismcts", "search_as", self.settings["search_as"], SEARCH_AS)
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
         #: the base policy (item 4-5): the heuristic with the ``base`` team estimate, sharing the generator
@@ -562,6 +567,23 @@ class GCBCISMCTSBot(ISMCTSBot):
 
     def _heuristic(self) -> Bot:
         return self._base
+
+    def searches(self, view: View) -> bool:
+        """True when the seat's team now (its own cards, Planted Evidence counted) is one that
+        ``search_as`` searches (item 8); teams can change hands, so this is asked every decision."""
+        wanted = self.settings["search_as"]
+        if wanted == "both":
+            return True
+        data = view.to_json()
+        me = data["players"][self.seat]
+        names = [c["card"] for c in me["cards"]]
+        if None in names:  # not expected (a seat sees its own cards), but then read the history
+            from bots.gcbc import read_view
+
+            return bool(read_view(self.game, data).team == wanted)
+        from solver.games.gcbc.deal import INTEGRITY_NAMES, team_of
+
+        return bool(team_of([INTEGRITY_NAMES.index(c) for c in names], me["inverted"]) == wanted)
 
     def _heuristic_ranking(self, view: View) -> list[Action]:
         """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
@@ -638,7 +660,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         legal = self.check_view(view)
         if len(legal) == 1:
             return legal[0]
-        if self._concealment(legal):
+        if self._concealment(legal) or not self.searches(view):
             return self._heuristic().step(view)
         return self.search(view).action
 
