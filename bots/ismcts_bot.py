@@ -68,6 +68,13 @@ _BUDGET_OPTIONS: dict[str, Option] = {
 }
 
 
+def advice_iterations(bot: str, budget: float | None) -> int | None:
+    """An advice ``budget`` as iterations (None: the bot's own), or ConfigError naming ``bot``."""
+    if budget is not None and (isinstance(budget, bool) or not 1 <= budget < math.inf):
+        raise ConfigError(f"{bot} bot: budget must be at least 1 iteration, not {budget!r}")
+    return None if budget is None else min(int(budget), MAX_ITERATIONS)
+
+
 class ISMCTSBot(Bot):
     """Searches the seat's information sets with ISMCTS and plays the most visited action."""
 
@@ -133,9 +140,7 @@ class ISMCTSBot(Bot):
         ``budget`` is a number of iterations (the seat protocol's unit for search bots); without it
         the bot's own budget applies.
         """
-        if budget is not None and (isinstance(budget, bool) or not 1 <= budget < math.inf):
-            raise ConfigError(f"{self.name} bot: budget must be at least 1 iteration, not {budget!r}")
-        iterations = None if budget is None else min(int(budget), MAX_ITERATIONS)
+        iterations = advice_iterations(self.name, budget)
         result = self.search(view, self.decision_budget(view, iterations))
         total = sum(s.visits for s in result.stats) or 1
         ranked = []

@@ -154,7 +154,7 @@ def test_same_view_same_choice() -> None:
     assert other.view(me).to_json() == state.view(me).to_json()
     picks = []
     for st in (state, other):
-        bot = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=40)
+        bot = bots.make(state.game, "ismcts", seat=me, rng=11, search_as="both", iterations=40)
         picks.append(bot.step(st.view(me)))
     assert picks[0] == picks[1]
     assert picks[0] in state.legal_actions()
@@ -175,7 +175,8 @@ def test_window_decisions_get_their_share() -> None:
             continue
         view = state.view(seat)
         if len(view.legal_actions) > 1:
-            bot = bots.make(game, "ismcts", seat=seat, rng=1, iterations=40, window_share=0.25)
+            bot = bots.make(game, "ismcts", seat=seat, rng=1, search_as="both", iterations=40,
+                            window_share=0.25)
             assert isinstance(bot, GCBCISMCTSBot)
             action = bot.step(view)
             if bot._concealment(view.legal_actions):
@@ -319,11 +320,11 @@ def test_same_seed_same_search(playout: str) -> None:
     me = state.current_player()
     results = []
     for _ in range(2):
-        bot = bots.make(state.game, "ismcts", seat=me, rng=21, playout=playout)
+        bot = bots.make(state.game, "ismcts", seat=me, rng=21, search_as="both", playout=playout)
         assert isinstance(bot, GCBCISMCTSBot)
         results.append(bot.search(state.view(me), Budget(iterations=25)))
     assert results[0].same_search(results[1], tol=0.0)
-    other = bots.make(state.game, "ismcts", seat=me, rng=22, playout=playout)
+    other = bots.make(state.game, "ismcts", seat=me, rng=22, search_as="both", playout=playout)
     assert other.step(state.view(me)) in state.legal_actions()
 
 
@@ -337,7 +338,8 @@ def test_legal_choices_over_many_searches() -> None:
                 continue
             me = state.current_player()
             view = state.view(me)
-            bot = bots.make(state.game, "ismcts", seat=me, rng=seed * 100 + decisions, iterations=6, worlds=4)
+            bot = bots.make(state.game, "ismcts", seat=me, rng=seed * 100 + decisions, search_as="both",
+                            iterations=6, worlds=4)
             assert bot.step(view) in view.legal_actions
             searched += 1
     assert searched >= 15
@@ -406,13 +408,13 @@ def test_margin_decides_what_the_bot_plays() -> None:
     view = state.view(me)
     heuristic = bots.make(state.game, "heuristic", seat=me, rng=0, estimate="posterior")  # the bot's base
     base = heuristic.advise(view).ranked[0].action
-    wide = bots.make(state.game, "ismcts", seat=me, rng=5, iterations=40, margin=10.0)
+    wide = bots.make(state.game, "ismcts", seat=me, rng=5, search_as="both", iterations=40, margin=10.0)
     assert isinstance(wide, GCBCISMCTSBot)
     assert bots.make(state.game, "ismcts", seat=me, rng=0).settings["margin"] == 2.0
     assert wide.base_action(view) == base
     assert wide.step(view) == base  # the base is among the pruned root and visited at 40 iterations
     assert wide.last is not None and wide.last.action == base
-    plain = bots.make(state.game, "ismcts", seat=me, rng=5, iterations=40, margin=0.0)
+    plain = bots.make(state.game, "ismcts", seat=me, rng=5, search_as="both", iterations=40, margin=0.0)
     result = plain.search(view)  # type: ignore[attr-defined]
     assert result.action == choose(result.stats) == result.ranked()[0].action
 
@@ -424,7 +426,7 @@ def test_advice_says_what_the_bot_plays(seed: int, decisions: int) -> None:
     state = heuristic_position(6, seed, decisions, announce=True)
     me = state.current_player()
     view = state.view(me)
-    bot = bots.make(state.game, "ismcts", seat=me, rng=1, iterations=60)
+    bot = bots.make(state.game, "ismcts", seat=me, rng=1, search_as="both", iterations=60)
     assert isinstance(bot, GCBCISMCTSBot)
     advice = bot.advise(view)
     assert bot.last is not None
@@ -470,7 +472,8 @@ def test_paired_results_follow_the_root_visits() -> None:
     state = heuristic_position(6, 6, 50)
     me = state.current_player()
     view = state.view(me)
-    paired = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=60, compare="paired")
+    paired = bots.make(state.game, "ismcts", seat=me, rng=11, search_as="both", iterations=60,
+                       compare="paired")
     assert isinstance(paired, GCBCISMCTSBot)
     result = paired.search(view)
     results = paired.paired_results
@@ -480,7 +483,8 @@ def test_paired_results_follow_the_root_visits() -> None:
         assert len(row) == s.visits and all(x in (0.0, 0.5, 1.0) for x in row)
         if row:
             assert sum(row) / len(row) == pytest.approx(s.value)
-    independent = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=60)  # the default
+    # compare: the default
+    independent = bots.make(state.game, "ismcts", seat=me, rng=11, search_as="both", iterations=60)
     assert isinstance(independent, GCBCISMCTSBot)
     independent.search(view)
     assert independent.paired_results is None
@@ -548,3 +552,44 @@ def test_tree_offers_each_seat_its_heuristics_best() -> None:
         sim.apply(offered[rng.below(len(offered))])
         checked += 1
     assert checked >= 20 and narrowed >= 10
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 6, 7, 8])
+def test_search_as_reads_the_seats_own_team(seed: int) -> None:
+    """search_as searches exactly when the seat's team now is the one named (both: always); on the
+    other team the bot plays its base heuristic's move, without a search, and advises as it."""
+    state = heuristic_position(6, seed, 40 + 7 * seed, announce=True)
+    game = state.game
+    me = state.current_player()
+    view = state.view(me)
+    team = state.team(me)
+    for wanted in ("both", "honest", "crooked"):
+        bot = bots.make(game, "ismcts", seat=me, rng=seed, search_as=wanted, iterations=40)
+        assert isinstance(bot, GCBCISMCTSBot)
+        assert bot.searches(view) == (wanted in ("both", team)), (wanted, team)
+    other = "crooked" if team == "honest" else "honest"
+    bot = bots.make(game, "ismcts", seat=me, rng=seed, search_as=other, iterations=40)
+    base = bots.make(game, "heuristic", seat=me, rng=seed, estimate="posterior")
+    assert bot.step(view) == base.step(view)
+    assert bot.last is None  # no search ran
+    advice = bot.advise(view)
+    assert [r.action for r in advice.ranked] == [r.action for r in base.advise(view).ranked]
+    assert "searches only as" in advice.summary
+    searching = bots.make(game, "ismcts", seat=me, rng=seed, search_as=team, iterations=40)
+    searching.step(view)
+    assert searching.last is not None and searching.last.iterations == 40
+
+
+def test_search_as_option() -> None:
+    """search_as must name a team or both; the default is both; a bad advice budget is an error."""
+    game = games.load("gcbc", players=6)
+    assert bots.make(game, "ismcts", seat=0, rng=0).settings["search_as"] == "both"
+    message = "ismcts bot: option 'search_as' must be one of both, honest, crooked"
+    with pytest.raises(ConfigError, match=message):
+        bots.make(game, "ismcts", seat=0, rng=0, search_as="villain")
+    state = heuristic_position(6, 3, 40, announce=True)
+    me = state.current_player()
+    other = "crooked" if state.team(me) == "honest" else "honest"
+    bot = bots.make(game, "ismcts", seat=me, rng=0, search_as=other)
+    with pytest.raises(ConfigError, match="budget must be at least 1 iteration"):
+        bot.advise(state.view(me), budget=0)
