@@ -583,16 +583,10 @@ class GCBCISMCTSBot(ISMCTSBot):
         wanted = self.settings["search_as"]
         if wanted == "both":
             return True
-        data = view.to_json()
-        me = data["players"][self.seat]
-        names = [c["card"] for c in me["cards"]]
-        if None in names:  # not expected (a seat sees its own cards), but then read the history
-            from bots.gcbc import read_view
+        from bots.gcbc import read_view
 
-            return bool(read_view(self._base.gcbc, data).team == wanted)
-        from solver.games.gcbc.deal import INTEGRITY_NAMES, team_of
-
-        return bool(team_of([INTEGRITY_NAMES.index(c) for c in names], me["inverted"]) == wanted)
+        # the heuristic's own reading of the seat's team (rule 1), ~0.3 ms against a search's ~1 s
+        return bool(read_view(self._base.gcbc, view.to_json()).team == wanted)
 
     def _heuristic_ranking(self, view: View) -> list[Action]:
         """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
