@@ -13,7 +13,7 @@ next by several points, and that spread is most of the spread between the runs' 
 The B games (the heuristic in the seat) are played again too, and the script counts those whose
 result differs from the file's: 0 means the replay is the recorded one.
 
-Run: ``python bench/gcbc_over_base.py bench/results/arena-gcbc-ismcts-*-seed2[34].json``
+Run: ``python bench/gcbc_over_base.py bench/results/arena-gcbc-ismcts-1000it-vs-heuristic-seed23.json``
 (``--workers N``, default 2; files whose A entrant is not ``ismcts`` or whose B entrant is not the
 plain ``heuristic`` are refused).
 """
@@ -37,7 +37,8 @@ Key = tuple[int, int, int]  # (seed, deal, seat)
 
 
 def _wins(records: Sequence[dict[str, Any]], side: str, seed: int) -> dict[Key, int]:
-    """1 or 0 per (seed, deal, seat): whether ``side``'s substituted seat won."""
+    """1 or 0 per (seed, deal, seat) of a run file's games: whether ``side``'s substituted seat won
+    (:attr:`solver.search.substitution.SubstitutionGame.won` on the recorded returns)."""
     return {(seed, g["deal"], g["seat"]): int(g["returns"][g["seat"]] > 0)
             for g in records if g["side"] == side}
 
@@ -52,8 +53,10 @@ def replay_base(run: dict[str, Any], workers: int) -> tuple[dict[Key, int], dict
     field = BotSpec(run["field"]["name"], run["field"]["options"])
     report = substitute(game, BASE, BotSpec("heuristic"), games=run["games_per_seat"], seed=run["seed"],
                         field=field, seats=run["seats"], backend="process", workers=workers)
-    played = [g.to_json() for g in report.played]
-    return _wins(played, "A", run["seed"]), _wins(played, "B", run["seed"])
+    seed = run["seed"]
+    # the replayed games' own SubstitutionGame.won, with no trip through their JSON
+    won = [{(seed, g.deal, g.seat): int(g.won) for g in report.played if g.side == side} for side in "AB"]
+    return won[0], won[1]
 
 
 def differences(run: dict[str, Any], base: dict[Key, int], again: dict[Key, int]
