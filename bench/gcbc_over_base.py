@@ -1,4 +1,4 @@
-"""How much the ``ismcts`` search adds to its base heuristic, on the very pairs it was measured on.
+"""How much a search bot adds to the heuristic on the exact posterior, on the very pairs it was measured on.
 
 A substitution run of ``ismcts`` against the ``heuristic`` (``copsolver arena gcbc --substitute``)
 measures the search and its base policy together: the bot prunes to, and falls back on, the
@@ -10,12 +10,17 @@ as recorded. Because the base games are cheap (about a minute per 30 deals), the
 can be read on every committed run; the base-minus-heuristic term varies from one deal set to the
 next by several points, and that spread is most of the spread between the runs' headlines.
 
+The ``rollout`` bot's runs are read the same way. Its base is the heuristic itself, so its run as
+recorded is already its gain over its base; the first difference then says what it adds over the
+heuristic on the exact posterior, which it does not use to choose its candidates (but its worlds
+are drawn from that posterior).
+
 The B games (the heuristic in the seat) are played again too, and the script counts those whose
 result differs from the file's: 0 means the replay is the recorded one.
 
 Run: ``python bench/gcbc_over_base.py bench/results/arena-gcbc-ismcts-1000it-vs-heuristic-seed23.json``
-(``--workers N``, default 2; files whose A entrant is not ``ismcts`` or whose B entrant is not the
-plain ``heuristic`` are refused).
+(``--workers N``, default 2; files whose A entrant is neither ``ismcts`` nor ``rollout``, or whose B
+entrant is not the plain ``heuristic``, are refused).
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from solver.search.substitution import PairedDifference, paired_difference
 from solver.search.substitution import run as substitute
 
 BASE = BotSpec("heuristic", {"estimate": "posterior"})
+#: the A entrants read: the search bots whose runs are split
+SEARCHES = ("ismcts", "rollout")
 Key = tuple[int, int, int]  # (seed, deal, seat)
 
 
@@ -45,9 +52,10 @@ def _wins(records: Sequence[dict[str, Any]], side: str, seed: int) -> dict[Key, 
 
 def replay_base(run: dict[str, Any], workers: int) -> tuple[dict[Key, int], dict[Key, int]]:
     """The base heuristic's and the heuristic's wins on ``run``'s deals, replayed."""
-    if run["entrants"]["A"]["name"] != "ismcts" or run["entrants"]["B"] != {
+    if run["entrants"]["A"]["name"] not in SEARCHES or run["entrants"]["B"] != {
             "name": "heuristic", "options": {}, "label": "heuristic"}:
-        raise ConfigError(f"gcbc_over_base: wants an ismcts-vs-heuristic run, not {run['headline']!r}")
+        raise ConfigError("gcbc_over_base: wants an ismcts- or rollout-vs-heuristic run, "
+                          f"not {run['headline']!r}")
     config = run["config"]
     game = games.load("gcbc", players=config["players"], deck=config["deck"])
     field = BotSpec(run["field"]["name"], run["field"]["options"])
@@ -80,10 +88,11 @@ def _cell(p: PairedDifference) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     """Print one markdown row per run file and one for all of them together."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", type=Path, help="substitution JSON files of ismcts vs heuristic")
+    parser.add_argument("runs", nargs="+", type=Path,
+                        help="substitution JSON files of ismcts or rollout vs heuristic")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    print("| run | pairs | search over its base | base over the heuristic | run as recorded "
+    print("| run | pairs | search over the base heuristic | base over the heuristic | run as recorded "
           "| B games replayed differently |")
     print("|---|---|---|---|---|---|")
     pooled: tuple[list[int], list[int], list[int]] = ([], [], [])

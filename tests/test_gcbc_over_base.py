@@ -48,9 +48,29 @@ def test_a_missing_replay_is_named() -> None:
         differences(RUN, base, base)
 
 
-def test_only_ismcts_against_the_heuristic_is_replayed() -> None:
-    run = {"entrants": {"A": {"name": "rollout"}, "B": {"name": "heuristic", "options": {},
-                                                         "label": "heuristic"}},
-           "headline": "rollout in a heuristic field"}
-    with pytest.raises(ConfigError, match="rollout in a heuristic field"):
+HEURISTIC = {"name": "heuristic", "options": {}, "label": "heuristic"}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ({"name": "random"}, HEURISTIC),  # not a search bot
+        ({"name": "ismcts"}, {"name": "heuristic", "options": {"estimate": "posterior"},
+                              "label": "heuristic(estimate=posterior)"}),  # B is not the plain heuristic
+        ({"name": "rollout"}, {"name": "random", "options": {}, "label": "random"}),
+    ],
+)
+def test_only_a_search_against_the_heuristic_is_replayed(a: dict[str, Any], b: dict[str, Any]) -> None:
+    run = {"entrants": {"A": a, "B": b}, "headline": "a run in a heuristic field"}
+    with pytest.raises(ConfigError, match="a run in a heuristic field"):
         replay_base(run, 1)
+
+
+def test_a_rollout_run_is_replayed_on_its_deals() -> None:
+    # one deal, two seats of a 4-player table: the replay plays both sides in each seat
+    run = {"entrants": {"A": {"name": "rollout"}, "B": HEURISTIC}, "headline": "rollout",
+           "config": {"players": 4, "deck": "rulebook"}, "field": HEURISTIC, "seats": [0, 2],
+           "games_per_seat": 1, "seed": SEED}
+    base, again = replay_base(run, 1)
+    assert sorted(base) == sorted(again) == [(SEED, 0, 0), (SEED, 0, 2)]
+    assert all(w in (0, 1) for w in [*base.values(), *again.values()])
