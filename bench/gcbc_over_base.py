@@ -38,6 +38,8 @@ from solver.search.substitution import PairedDifference, paired_difference
 from solver.search.substitution import run as substitute
 
 BASE = BotSpec("heuristic", {"estimate": "posterior"})
+#: the B entrant a run must have: the plain heuristic (compared as its file records it)
+HEURISTIC = BotSpec("heuristic")
 #: the A entrants read: the search bots whose runs are split
 SEARCHES = ("ismcts", "rollout")
 Key = tuple[int, int, int]  # (seed, deal, seat)
@@ -52,14 +54,13 @@ def _wins(records: Sequence[dict[str, Any]], side: str, seed: int) -> dict[Key, 
 
 def replay_base(run: dict[str, Any], workers: int) -> tuple[dict[Key, int], dict[Key, int]]:
     """The base heuristic's and the heuristic's wins on ``run``'s deals, replayed."""
-    if run["entrants"]["A"]["name"] not in SEARCHES or run["entrants"]["B"] != {
-            "name": "heuristic", "options": {}, "label": "heuristic"}:
+    if run["entrants"]["A"]["name"] not in SEARCHES or run["entrants"]["B"] != HEURISTIC.to_json():
         raise ConfigError("gcbc_over_base: wants an ismcts- or rollout-vs-heuristic run, "
                           f"not {run['headline']!r}")
     config = run["config"]
     game = games.load("gcbc", players=config["players"], deck=config["deck"])
     field = BotSpec(run["field"]["name"], run["field"]["options"])
-    report = substitute(game, BASE, BotSpec("heuristic"), games=run["games_per_seat"], seed=run["seed"],
+    report = substitute(game, BASE, HEURISTIC, games=run["games_per_seat"], seed=run["seed"],
                         field=field, seats=run["seats"], backend="process", workers=workers)
     seed = run["seed"]
     # the replayed games' own SubstitutionGame.won, with no trip through their JSON
