@@ -196,6 +196,8 @@ REJECTIONS: list[tuple[str, Any, str]] = [
     ("coordinates of an unknown stop", _with("coordinates", {"7": [0.0, 1.0]}),
      r"coordinates key 7 is an unknown stop"),
     ("not an object", [GOOD], r"must hold a JSON object"),
+    ("a coordinates key int() cannot read", _with("coordinates", {"\u00b2": [0.0, 1.0]}),
+     r"coordinates key '\u00b2' is not a stop number"),
 ]
 
 
@@ -230,6 +232,24 @@ def test_loader_rejects_missing_file(tmp_path: Path) -> None:
 def test_loader_rejects_a_directory(tmp_path: Path) -> None:
     with pytest.raises(BadStateError, match="cannot read"):
         load_board(str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("content", "fault"),
+    [
+        (b"[" * 100_000, "not valid JSON: nested too deeply"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not a UTF-8 text file (byte 0)"),
+        (b" " * (8 << 20), "file is over 4194304 bytes"),
+    ],
+    ids=["nested", "binary", "huge"],
+)
+def test_loader_rejects_files_that_are_not_json_text(tmp_path: Path, content: bytes, fault: str) -> None:
+    path = tmp_path / "board.json"
+    path.write_bytes(content)
+    for load in (load_board, lambda p: solver.games.load("police07", board=str(p))):
+        with pytest.raises(BadStateError) as info:
+            load(path)
+        assert str(info.value) == f"board {path}: cannot read it: {fault}"
 
 
 def test_good_tiny_board_loads(tmp_path: Path) -> None:

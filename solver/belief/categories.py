@@ -46,12 +46,10 @@ pass the file (``category_weights(game, view, weights="my_weights.json")``).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
@@ -60,6 +58,7 @@ import numpy.typing as npt
 
 from solver.belief.locations import possible_locations
 from solver.core import JSON, BadStateError
+from solver.core.files import read_json, read_shipped
 from solver.games.police07.board import Board, Line
 from solver.games.police07.distances import detective_distances
 
@@ -166,8 +165,8 @@ def weights_from_json(data: Any, source: str, scheme: str | None = None) -> Loca
 
 @lru_cache(maxsize=4)
 def _shipped(scheme: str | None) -> LocationWeights:
-    text = resources.files("solver.games.police07").joinpath("data/location_weights.json").read_text()
-    return weights_from_json(json.loads(text), SHIPPED, scheme)
+    data = read_shipped("solver.games.police07", "data/location_weights.json")
+    return weights_from_json(data, SHIPPED, scheme)
 
 
 def load_weights(path: str | Path | None = None, scheme: str | None = None) -> LocationWeights:
@@ -175,16 +174,7 @@ def load_weights(path: str | Path | None = None, scheme: str | None = None) -> L
     ones when None; ``scheme`` picks one of the file's schemes (default: the file's choice)."""
     if path is None:
         return _shipped(scheme)
-    where = Path(path)
-    try:
-        text = where.read_text()
-    except OSError as err:
-        raise BadStateError(f"location weights {where}: cannot read: {err.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BadStateError(f"location weights {where}: not valid JSON: {err}") from None
-    return weights_from_json(data, str(where), scheme)
+    return weights_from_json(read_json(path, "location weights"), str(path), scheme)
 
 
 def detective_stops(view: JSON) -> list[Stop]:

@@ -37,12 +37,10 @@ by the detectives, and the filter conditions on it without weighing it.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -51,6 +49,7 @@ import numpy.typing as npt
 
 from solver.belief.categories import BUCKETS, STOP_TYPES, stop_types
 from solver.core import BadStateError
+from solver.core.files import read_json, read_shipped
 from solver.games.police07 import codec
 from solver.games.police07.board import Board
 from solver.games.police07.distances import detective_distances
@@ -109,22 +108,14 @@ def model_from_json(data: Any, source: str) -> FactorModel:
 
 @lru_cache(maxsize=2)
 def _shipped() -> FactorModel:
-    text = resources.files("solver.games.police07").joinpath("data/factor_model.json").read_text()
-    return model_from_json(json.loads(text), "shipped")
+    return model_from_json(read_shipped("solver.games.police07", "data/factor_model.json"), "shipped")
 
 
 def load_model(path: str | Path | None = None) -> FactorModel:
     """The model in ``path`` (a file :mod:`solver.belief.location_filter` wrote), or the shipped one."""
     if path is None:
         return _shipped()
-    where = Path(path)
-    try:
-        data = json.loads(where.read_text())
-    except OSError as err:
-        raise BadStateError(f"factor model {where}: cannot read: {err.strerror}") from None
-    except json.JSONDecodeError as err:
-        raise BadStateError(f"factor model {where}: not valid JSON: {err}") from None
-    return model_from_json(data, str(where))
+    return model_from_json(read_json(path, "factor model"), str(path))
 
 
 # --- features -------------------------------------------------------------------------------------

@@ -45,11 +45,9 @@ the shipped file names the command that produced it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any, Final
@@ -59,6 +57,7 @@ import numpy.typing as npt
 
 from solver.belief.gcbc_walk import Choice, Known
 from solver.core import BadStateError, ConfigError
+from solver.core.files import read_json, read_shipped
 from solver.games.gcbc.deal import INTEGRITY_NAMES, Integrity
 
 FORMAT: Final = "copsolver-gcbc-behaviour/1"
@@ -222,14 +221,10 @@ class BehaviourModel:
 
 def load_behaviour(path: str | Path | None = None) -> BehaviourModel:
     """The shipped model (``solver/belief/data/gcbc_behaviour.json``) or a file of the same format."""
-    try:
-        if path is None or path == SHIPPED:
-            text = resources.files("solver.belief").joinpath("data/gcbc_behaviour.json").read_text()
-        else:
-            text = Path(path).read_text()
-        data = json.loads(text)
-    except (OSError, ValueError) as err:
-        raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: cannot read it ({err})") from err
+    if path is None or path == SHIPPED:
+        data = read_shipped("solver.belief", "data/gcbc_behaviour.json")
+    else:
+        data = read_json(path, "gcbc behaviour model")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadStateError(f"gcbc behaviour model {path or SHIPPED!r}: format is not {FORMAT!r}")
     scheme = data.get("scheme", "team")

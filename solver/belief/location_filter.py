@@ -62,12 +62,15 @@ from solver.belief.factor_model import (
 )
 from solver.belief.locations import track_factor
 from solver.core import JSON, BadStateError
+from solver.core.files import read_json
 from solver.games.police07 import codec
 from solver.games.police07.board import Board, Line
 from solver.games.police07.rules import Police07Game
 
 FloatArray = npt.NDArray[np.float64]
 #: Combos (the move action's high part): taxi, bus, metro, joker on taxi/bus/metro/water.
+#: Bytes an arena report may hold: reports list every game's actions, and our own run to 13 MB.
+REPORT_BYTES: Final = 256 << 20
 COMBO_KIND: Final = (0, 1, 2, 3, 3, 3, 3)
 COMBO_LINE: Final = (Line.TAXI, Line.BUS, Line.METRO, Line.TAXI, Line.BUS, Line.METRO, Line.WATER)
 
@@ -223,10 +226,9 @@ def load_records(paths: Sequence[str]) -> list[tuple[Police07Game, list[str], st
 
     out: list[tuple[Police07Game, list[str], str]] = []
     for path in paths:
-        try:
-            report = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as err:
-            raise BadStateError(f"location filter: cannot read arena report {path}: {err}") from None
+        report = read_json(path, "location filter: arena report", limit=REPORT_BYTES)
+        if not isinstance(report, dict):
+            raise BadStateError(f"location filter: {path} is not an arena report (not a JSON object)")
         if report.get("game") != "police07":
             continue
         game = solver.games.load("police07", **report["config"])

@@ -24,15 +24,13 @@ replaces the shipped one (``content=path``).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from importlib import resources
-from pathlib import Path
 from typing import Any, Final
 
 from solver.core import BadStateError
+from solver.core.files import read_json, read_shipped
 from solver.games.gcbc.codec import MAX_CARDS
 
 FORMAT: Final = "copsolver-gcbc-equipment/1"
@@ -115,16 +113,10 @@ def load_equipment(content: str | None = None, deck: str = "rulebook") -> Equipm
 
     Raise :class:`BadStateError` naming the file and the fault.
     """
-    where = "the shipped equipment.json" if content is None else repr(content)
-    try:
-        if content is None:
-            text = resources.files("solver.games.gcbc").joinpath("data/equipment.json").read_text("utf-8")
-        else:
-            text = Path(content).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise BadStateError(f"gcbc content {where}: cannot read it: {err}") from err
-    return parse_equipment(data, deck, where)
+    if content is None:
+        return parse_equipment(read_shipped("solver.games.gcbc", "data/equipment.json"), deck,
+                               "the shipped equipment.json")
+    return parse_equipment(read_json(content, "gcbc content"), deck, repr(content))
 
 
 def parse_equipment(data: Any, deck: str, where: str = "content") -> EquipmentSet:

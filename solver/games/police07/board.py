@@ -24,16 +24,16 @@ every stop); bus and metro stops that are not also taxi/bus stops are reported b
 
 from __future__ import annotations
 
-import json
+import os
 from dataclasses import dataclass, field
 from enum import IntEnum
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeAlias
 
 import networkx as nx
 
 from solver.core import BadStateError
+from solver.core.files import read_json, read_shipped
 
 Stop: TypeAlias = int
 
@@ -165,7 +165,8 @@ def board_from_json(data: Any, where: str = "<data>") -> Board:
             raise _fail(where, "'coordinates' must be an object of stop -> [x, y]")
         coords = {}
         for key, xy in raw.items():
-            stop = _stop(int(key) if str(key).isdigit() else key, num, where, "coordinates key")
+            # isascii: str.isdigit() also holds for digits such as '²' that int() cannot read
+            stop = _stop(int(key) if key.isascii() and key.isdigit() else key, num, where, "coordinates key")
             if (
                 not isinstance(xy, list)
                 or len(xy) != 2
@@ -195,17 +196,6 @@ def board_from_json(data: Any, where: str = "<data>") -> Board:
 def load_board(source: str | Path = "budapest") -> Board:
     """Load the shipped board by name (``"budapest"``) or a board file by path."""
     if isinstance(source, str) and source == "budapest":
-        text = resources.files("solver.games.police07").joinpath("data/budapest.json").read_text()
-        where = "budapest (shipped)"
-    else:
-        path = Path(source)
-        try:
-            text = path.read_text()
-        except OSError as err:
-            raise BadStateError(f"board {path}: cannot read: {err.strerror}") from None
-        where = str(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _fail(where, f"not valid JSON: {err}") from None
-    return board_from_json(data, where)
+        data = read_shipped("solver.games.police07", "data/budapest.json")
+        return board_from_json(data, "budapest (shipped)")
+    return board_from_json(read_json(source, "board"), os.fspath(source))
