@@ -8,6 +8,7 @@ runs tasks at once, since the real one is an optional, heavy install.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
@@ -20,6 +21,7 @@ from typing import Any, ClassVar
 import pytest
 
 from bots import Advice, Bot, registry
+from bots.base import Option
 from bots.cli import main
 from solver import games
 from solver.core import Action, ConfigError, IllegalActionError, View
@@ -200,6 +202,112 @@ def cheat(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def test_an_illegal_move_names_the_bot_seat_and_seed(police07: Any) -> None:
     with pytest.raises(IllegalActionError, match=r"cheat bot at seat 0 .*deal seed 5"):
         play_game(police07, {0: BotSpec("cheat"), 1: RANDOM, 2: RANDOM, 3: RANDOM}, 5)
+
+
+# --- time budgets ------------------------------------------------------------------------------
+
+
+class FakeClock:
+    """A clock that moves only when told: the arena reads it, the slow bot advances it."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _Slow(Bot):
+    """Takes ``seconds`` x ``factor`` of the fake clock on every decision, then plays the first legal
+    action (``factor`` 1: on budget)."""
+
+    name: ClassVar[str] = "slow"
+    description: ClassVar[str] = "spends a multiple of its budget on the test's fake clock (tests only)"
+    options: ClassVar[dict[str, Option]] = {
+        "seconds": Option(None, float, "the budget", 0.001, 10.0),
+        "factor": Option(1.0, float, "how many budgets a decision takes", 0.0, 10.0),
+    }
+    fake_clock: FakeClock | None = None  # the test's, shared by every bot
+
+    def step(self, view: View) -> Action:
+        legal = self.check_view(view)
+        if _Slow.fake_clock is not None:
+            _Slow.fake_clock.now += self.settings["seconds"] * self.settings["factor"]
+        return legal[0]
+
+    def advise(self, view: View, budget: float | None = None) -> Advice:
+        raise NotImplementedError
+
+
+@pytest.fixture
+def slow(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeClock]:
+    """The ``slow`` bot registered for police07 and the fake clock it advances, which the arena's
+    serial games read instead of the wall clock."""
+    registry.bots_for("police07")
+    monkeypatch.setitem(registry._registry.setdefault("police07", {}), "slow", _Slow)
+    clock = FakeClock()
+    monkeypatch.setattr(_Slow, "fake_clock", clock)
+    monkeypatch.setattr(arena, "play_game", functools.partial(play_game, clock=clock))
+    yield clock
+
+
+def test_overrun_tolerance_is_five_percent_or_two_ms() -> None:
+    assert arena.overrun_tolerance(0.2) == pytest.approx(0.01)
+    assert arena.overrun_tolerance(0.05) == pytest.approx(0.0025)
+    assert arena.overrun_tolerance(0.02) == pytest.approx(0.002)
+    assert arena.time_budget(BotSpec("ismcts", {"seconds": 0.05})) == 0.05
+    assert arena.time_budget(BotSpec("ismcts", {"iterations": 500})) is None
+
+
+def test_play_game_records_every_decision_time_on_its_clock(police07: Any, slow: FakeClock) -> None:
+    spec = BotSpec("slow", {"seconds": 0.01, "factor": 1.5})
+    record = play_game(police07, {0: spec, 1: RANDOM, 2: RANDOM, 3: RANDOM}, 4, clock=slow)
+    assert [len(times) for times in record.step_seconds] == list(record.decisions)
+    assert record.step_seconds[0] == pytest.approx([0.015] * record.decisions[0])
+    assert record.step_seconds[1] == pytest.approx([0.0] * record.decisions[1])  # the clock stood still
+    assert record.seconds[0] == pytest.approx(sum(record.step_seconds[0]))
+
+
+def test_the_arena_flags_the_side_that_overran_its_budget(police07: Any, slow: FakeClock) -> None:
+    """A takes 1.1 budgets a decision (past the 5% tolerance), B exactly its budget: only A is flagged,
+    on every decision, by a tenth of its budget; the table and the JSON say so."""
+    a = BotSpec("slow", {"seconds": 0.1, "factor": 1.1})
+    b = BotSpec("slow", {"seconds": 0.1, "factor": 1.0})
+    report = arena.run(police07, a, b, games=2, seed=7)
+    checks = {o.side: o for o in report.overruns()}
+    decisions = {side: sum(len(g.record.step_seconds[s]) for g in report.played
+                           for s in arena._seats_held(g, side, arena.OVERALL, report.roles))
+                 for side in arena.SIDES}
+    assert checks["A"].flagged and checks["A"].overruns == checks["A"].decisions == decisions["A"] > 0
+    assert checks["A"].excess == pytest.approx(0.01) and checks["A"].longest == pytest.approx(0.11)
+    assert not checks["B"].flagged and checks["B"].decisions == decisions["B"]
+    text = arena.format_report(report)
+    assert f"A slow(factor=1.1, seconds=0.1) OVERRAN its 0.1 s budget on {decisions['A']} of" in text
+    assert "by 10.0 ms on average" in text
+    assert "B slow(factor=1.0, seconds=0.1): kept its 0.1 s budget" in text
+    data = json.loads(report.dumps())
+    by_side = {o["side"]: o for o in data["overruns"]}
+    assert by_side["A"]["flagged"] and by_side["A"]["overruns"] == decisions["A"]
+    assert by_side["A"]["mean_excess"] == pytest.approx(0.01) and by_side["A"]["tolerance"] == 0.005
+    assert not by_side["B"]["flagged"] and by_side["B"]["overruns"] == 0
+
+
+def test_an_overrun_within_the_tolerance_is_not_flagged(police07: Any, slow: FakeClock) -> None:
+    report = arena.run(police07, BotSpec("slow", {"seconds": 0.1, "factor": 1.04}), RANDOM, games=1, seed=2)
+    (check,) = report.overruns()  # random has no budget: only A is checked
+    assert check.side == "A" and not check.flagged and check.decisions > 0
+
+
+def test_a_substitution_report_checks_the_substituted_seat(police07: Any, slow: FakeClock) -> None:
+    from solver.search import substitution
+
+    report = substitution.run(police07, BotSpec("slow", {"seconds": 0.05, "factor": 2.0}), RANDOM,
+                              games=1, seed=3, seats=[1])
+    (check,) = report.overruns()
+    seat_decisions = sum(g.record.decisions[1] for g in report.played if g.side == "A")
+    assert check.side == "A" and check.overruns == check.decisions == seat_decisions
+    assert "OVERRAN its 0.05 s budget" in substitution.format_report(report)
+    assert json.loads(report.dumps())["overruns"][0]["flagged"]
 
 
 # --- tournaments ------------------------------------------------------------------------------
@@ -407,9 +515,11 @@ def test_json_report_schema(small: arena.ArenaReport) -> None:
     game = data["games"][0]
     assert set(game) == {
         "deal", "lineup", "winner_side", "seed", "bots", "returns", "winner", "reason", "moves",
-        "seconds", "decisions", "actions", "teams",
+        "seconds", "decisions", "actions", "teams", "step_seconds",
     }
     assert game["teams"] == ["factor", "detectives", "detectives", "detectives"]
+    assert [len(times) for times in game["step_seconds"]] == game["decisions"]
+    assert data["overruns"] == []  # neither entrant has a time budget
     assert "games" not in small.to_json(records=False)
     text = small.dumps()
     assert json.loads(text) == json.loads(json.dumps(small.to_json()))

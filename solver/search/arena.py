@@ -20,7 +20,11 @@ for chance), so any game of a report replays with ``copsolver play GAME --seed S
 when its bots take no options.
 
 The report counts, per entrant and per role, the wins, draws and games, the win rate with a Wilson
-95% score interval (Wilson 1927), and the mean seconds per decision; plus everything needed to
+95% score interval (Wilson 1927), and the mean seconds per decision. Every decision's time is
+recorded (``step_seconds``), and an entrant with a time budget (a ``seconds`` option) is checked
+against it: the report says on how many decisions it ran past its budget by more than
+:func:`overrun_tolerance` (5% of it, or 2 ms if that is more) and by how much
+(:class:`Overrun`), since an entrant that overruns had more time than the other; plus everything needed to
 reproduce it (command, seeds, versions, compiled or pure kernels, timestamp) in
 :meth:`ArenaReport.to_json`. A game's winner is the side whose seats got the best return; a game
 where both sides share the best return (or every seat has the same return) is a draw. Draws count
@@ -89,6 +93,15 @@ SCHEMA: Final = "copsolver.arena/1"
 
 #: z for a two-sided 95% interval: the 0.975 quantile of the standard normal distribution.
 Z95: Final = 1.959963984540054
+
+#: How far past its ``seconds`` budget a decision may run before it counts as an overrun: this
+#: share of the budget, or :data:`OVERRUN_FLOOR` seconds if that is more (the tolerance the bots are
+#: built to keep; below 40 ms a 5% share is shorter than the clock checks and the scheduler's noise).
+OVERRUN_SHARE: Final = 0.05
+OVERRUN_FLOOR: Final = 0.002
+
+#: A wall clock in seconds (``time.perf_counter``; tests pass a fake one).
+Clock: TypeAlias = Callable[[], float]
 
 
 @dataclass(frozen=True)
@@ -236,6 +249,7 @@ class GameRecord:
     decisions: tuple[int, ...]  # per seat: how many times it was asked to act
     actions: tuple[str, ...]  # the whole game in notation, chance draws included
     teams: tuple[str | None, ...] = ()  # per seat: its team at the end (State.team), None if none
+    step_seconds: tuple[tuple[float, ...], ...] = ()  # per seat: the time of each decision, in order
 
     def to_json(self) -> JSON:
         """The record as a JSON object."""
@@ -250,17 +264,20 @@ class GameRecord:
             "decisions": list(self.decisions),
             "actions": list(self.actions),
             "teams": list(self.teams),
+            "step_seconds": [[round(t, 6) for t in times] for times in self.step_seconds],
         }
 
 
-def play_game(game: Game, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecord:
+def play_game(
+    game: Game, seats: Mapping[Seat, BotSpec], seed: int, clock: Clock = time.perf_counter
+) -> GameRecord:
     """Play one game with ``seats`` (seat -> bot) from deal ``seed``, and record it.
 
     The generators are derived as ``copsolver play`` derives them: one Generator seeded with
     ``seed`` spawns a child per seat (seat order) and one for chance, so the chance draws depend on
     the seed alone and the same seed deals the same cards whoever sits. Bots see only their own
     views and the events they may see. A bot's illegal move raises :class:`IllegalActionError`
-    naming the bot, the seat and the seed.
+    naming the bot, the seat and the seed. ``clock`` times the bots (a test's fake clock).
     """
     # bots is the front-end package; only the arena, which seats bots, needs it, so it is imported
     # here rather than making the engine depend on it at import time. draw_chance and outcome are
@@ -285,11 +302,12 @@ def play_game(game: Game, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecor
     # views is the referee's work and stays off the clock.
     seconds = [0.0] * n
     decisions = [0] * n
+    steps: list[list[float]] = [[] for _ in range(n)]
     for seat, bot in players.items():
         view = state.view(seat)
-        start = time.perf_counter()
+        start = clock()
         bot.restart(view)
-        seconds[seat] += time.perf_counter() - start
+        seconds[seat] += clock() - start
     informed = 0
     while not state.is_terminal():
         seat = state.current_player()
@@ -297,9 +315,11 @@ def play_game(game: Game, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecor
             state.apply(draw_chance(state, chance_rng))
         else:
             view = state.view(seat)
-            start = time.perf_counter()
+            start = clock()
             action = players[seat].step(view)
-            seconds[seat] += time.perf_counter() - start
+            spent = clock() - start
+            seconds[seat] += spent
+            steps[seat].append(spent)
             decisions[seat] += 1
             try:
                 state.apply(action)
@@ -310,9 +330,9 @@ def play_game(game: Game, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecor
         for event in state.events[informed:]:
             for bot_seat, bot in players.items():
                 if event.visible(bot_seat):
-                    start = time.perf_counter()
+                    start = clock()
                     bot.inform(event)
-                    seconds[bot_seat] += time.perf_counter() - start
+                    seconds[bot_seat] += clock() - start
         informed = len(state.events)
     winner, reason = outcome(state)
     return GameRecord(
@@ -326,6 +346,7 @@ def play_game(game: Game, seats: Mapping[Seat, BotSpec], seed: int) -> GameRecor
         decisions=tuple(decisions),
         actions=tuple(game.action_to_str(a) for a in state.history),
         teams=tuple(state.team(s) for s in range(n)),
+        step_seconds=tuple(tuple(times) for times in steps),
     )
 
 
@@ -447,6 +468,83 @@ def _seats_held(
     ]
 
 
+# --- time budgets -------------------------------------------------------------------------------
+
+
+def overrun_tolerance(seconds: float) -> float:
+    """How far past a ``seconds`` budget a decision may run: :data:`OVERRUN_SHARE` of it, or
+    :data:`OVERRUN_FLOOR` if that is more.
+
+    >>> overrun_tolerance(0.2), overrun_tolerance(0.01)
+    (0.01, 0.002)
+    """
+    return max(OVERRUN_SHARE * seconds, OVERRUN_FLOOR)
+
+
+def time_budget(spec: BotSpec) -> float | None:
+    """The entrant's ``seconds`` budget per decision, or None (it has none, or plays by iterations)."""
+    value = spec.options.get("seconds")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+@dataclass(frozen=True)
+class Overrun:
+    """How an entrant with a time budget kept it: its decisions, and those past budget + tolerance."""
+
+    side: Side
+    bot: str  # the entrant's label
+    budget: float  # its seconds per decision
+    decisions: int  # decisions timed
+    overruns: int  # decisions longer than budget + overrun_tolerance(budget)
+    longest: float  # the longest decision's seconds (0 without decisions)
+    excess: float  # mean seconds past the budget over the overruns (0 without one)
+
+    @property
+    def flagged(self) -> bool:
+        """True when some decision ran past the budget by more than the tolerance."""
+        return self.overruns > 0
+
+    def to_json(self) -> JSON:
+        """The check as a JSON object."""
+        return {
+            "side": self.side,
+            "bot": self.bot,
+            "budget": self.budget,
+            "tolerance": round(overrun_tolerance(self.budget), 6),
+            "decisions": self.decisions,
+            "overruns": self.overruns,
+            "overrun_fraction": round(self.overruns / self.decisions, 6) if self.decisions else 0.0,
+            "longest": round(self.longest, 6),
+            "mean_excess": round(self.excess, 6),
+            "flagged": self.flagged,
+        }
+
+    def text(self) -> str:
+        """One line for the report, e.g. ``B nw2012(seconds=0.05) OVERRAN ...``."""
+        limit = self.budget + overrun_tolerance(self.budget)
+        longest = f"longest {1000.0 * self.longest:.1f} ms"
+        if not self.flagged:
+            return (f"{self.side} {self.bot}: kept its {self.budget:g} s budget on all {self.decisions} "
+                    f"decisions (each within {1000.0 * limit:.1f} ms; {longest})")
+        return (f"{self.side} {self.bot} OVERRAN its {self.budget:g} s budget on {self.overruns} of "
+                f"{self.decisions} decisions ({percent(self.overruns / self.decisions)}) by more than "
+                f"{1000.0 * overrun_tolerance(self.budget):.1f} ms: by {1000.0 * self.excess:.1f} ms on "
+                f"average, {longest}")
+
+
+def overrun(side: Side, spec: BotSpec, times: Sequence[float]) -> Overrun | None:
+    """The time-budget check of entrant ``spec`` over its decisions' ``times`` (None: no budget)."""
+    budget = time_budget(spec)
+    if budget is None:
+        return None
+    limit = budget + overrun_tolerance(budget)
+    over = [t - budget for t in times if t > limit]
+    return Overrun(side, spec.label, budget, len(times), len(over), max(times, default=0.0),
+                   sum(over) / len(over) if over else 0.0)
+
+
 def environment() -> JSON:
     """Versions and kernel mode, for the record of a result."""
     status = _accel.compiled_status()
@@ -504,6 +602,10 @@ class TournamentReport:
         """Every game as JSON, in report order."""
         raise NotImplementedError
 
+    def overruns(self) -> list[Overrun]:
+        """Per entrant with a time budget, how its decisions kept it (:class:`Overrun`)."""
+        raise NotImplementedError
+
     def to_json(self, records: bool = True) -> JSON:
         """The report as JSON; ``records=False`` leaves out the per-game records (and their actions)."""
         return (
@@ -525,6 +627,7 @@ class TournamentReport:
                 "environment": self.environment,
                 "deal_seeds": list(self.deal_seeds),
             }
+            | {"overruns": [o.to_json() for o in self.overruns()]}
             | ({"games": self.records()} if records else {})
         )
 
@@ -555,6 +658,17 @@ class ArenaReport(TournamentReport):
     def records(self) -> list[JSON]:
         """Every game as JSON, deal-major."""
         return [g.to_json() for g in self.played]
+
+    def overruns(self) -> list[Overrun]:
+        """Per entrant with a time budget: every decision of every seat it held, against the budget."""
+        out = []
+        for side in SIDES:
+            times = [t for g in self.played for seat in _seats_held(g, side, OVERALL, self.roles)
+                     if seat < len(g.record.step_seconds) for t in g.record.step_seconds[seat]]
+            check = overrun(side, self.entrants[side], times)
+            if check is not None:
+                out.append(check)
+        return out
 
 
 def dumps_report(data: JSON) -> str:
@@ -915,7 +1029,8 @@ def report_text(report: TournamentReport, head: str, group: str, notes: str = ""
         f"{report.backend} backend, {report.workers} worker(s), {report.elapsed:.1f} s, "
         f"copsolver {env.get('copsolver')} ({kernel_mode(env)})"
     )
-    parts = [head, body, notes.rstrip("\n"), footer]
+    budgets = "\n".join(f"Time budget: {o.text()}" for o in report.overruns())
+    parts = [head, body, notes.rstrip("\n"), budgets, footer]
     return "\n\n".join(part for part in parts if part) + "\n"
 
 

@@ -17,7 +17,9 @@ identical bots (A = B, with the same options) therefore play identical games.
 
 Per entrant (A, B) the report counts, for the substituted seat: games, wins (the seat's return is
 above 0), draws (its return is 0), the win rate with a Wilson 95% interval (:func:`.arena.wilson_interval`)
-and the mean seconds per decision of that seat; once per *team* of the seat and once overall. The
+and the mean seconds per decision of that seat; once per *team* of the seat and once overall (and,
+for an entrant with a ``seconds`` budget, how often that seat's decisions overran it:
+:class:`.arena.Overrun`). The
 team is :meth:`State.team` read at the end of the game (the "honest"/"crooked" team in Good Cop Bad
 Cop, whose cards can change hands during play; "factor"/"detectives" in Police 07), so the two games
 of one pair can land in different team rows; games of a game without teams count only overall.
@@ -51,6 +53,7 @@ from solver.search.arena import (
     BotSpec,
     GameRecord,
     Job,
+    Overrun,
     Side,
     Tally,
     TournamentReport,
@@ -58,6 +61,7 @@ from solver.search.arena import (
     check_run,
     deal_seeds,
     environment,
+    overrun,
     play_jobs,
     report_text,
 )
@@ -231,6 +235,17 @@ class SubstitutionReport(TournamentReport):
     def records(self) -> list[JSON]:
         """Every game as JSON: deal-major, then seat, then A before B."""
         return [g.to_json() for g in self.played]
+
+    def overruns(self) -> list[Overrun]:
+        """Per entrant with a time budget: the substituted seat's decisions, against the budget."""
+        out = []
+        for side in SIDES:
+            times = [t for g in self.played if g.side == side and g.seat < len(g.record.step_seconds)
+                     for t in g.record.step_seconds[g.seat]]
+            check = overrun(side, self.entrants[side], times)
+            if check is not None:
+                out.append(check)
+        return out
 
 
 #: ``progress(done, total, game)`` after each finished game, in completion order.
