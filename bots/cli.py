@@ -20,21 +20,33 @@ Replay files (``--replay out.jsonl``) are the referee's record, one JSON object 
 ``copsolver replay`` re-applies every action with the rules' checks, so a tampered file fails
 with the line that breaks it. A game abandoned by its human ends with ``"winner": null``.
 
-User errors (bad arguments, unreadable or inconsistent files, impossible options) end with a
-message on stderr and exit code 2, never a traceback (argparse already exits 2 on its own errors;
-``main`` returns that code instead of raising). A human's ``quit`` exits 0; a game left unfinished
-because input ended exits 1.
+A record opens no file by itself. A header's ``config`` (or a position's, for ``hint``) may name
+a content file (a ``--board`` the game was played on), and a path there could name any file on
+the machine: ``replay`` and ``hint`` open it only when the command line gives it,
+``--file board=PATH``, whose path then stands in for the record's (so a record still replays after
+its board moved). Shipped content (the option's default, e.g. ``budapest``) needs no flag.
+
+Every file the CLI reads (boards, positions, replays, content) goes through
+:mod:`solver.core.files`: at most 4 MiB, UTF-8, strict JSON nested at most 32 deep.
+
+User errors (bad arguments, unreadable or inconsistent files, impossible options, a variant flag
+the game does not take) end with a one-line message on stderr and exit code 2, never a traceback
+(argparse already exits 2 on its own errors; ``main`` returns that code instead of raising). A
+human's ``quit`` exits 0; a game left unfinished because input ended exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
+import inspect
 import json
+import math
 import os
 import secrets
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TextIO
@@ -60,6 +72,8 @@ from solver.core import (
     make_rng,
     spawn,
 )
+from solver.core.files import parse_json, read_text
+from solver.games import GAMES
 from solver.games import load as load_game
 from solver.games import names as game_names
 
@@ -87,15 +101,29 @@ class GameAbandoned(Exception):
 # --- arguments --------------------------------------------------------------------------------
 
 
-def _count(text: str) -> int:
-    """An argparse type: an int >= 0 (seeds and ply counts)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; use 0 or more")
-    return value
+@dataclass(frozen=True)
+class WholeNumber:
+    """An argparse type: a whole number of at least ``least``; one number for the check and its message."""
+
+    least: int
+
+    def __call__(self, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a whole number (it must be {self.least} or more)"
+            ) from None
+        if value < self.least:
+            fault = "is negative" if value < 0 else "is too small"
+            raise argparse.ArgumentTypeError(f"{value} {fault}: it must be {self.least} or more")
+        return value
+
+
+#: Seeds and ply counts: 0 is a seed, and a ply count of 0 is the start of the game.
+_count = WholeNumber(0)
+#: Games, iterations and workers: none of them means anything at 0.
+positive_int = WholeNumber(1)
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -141,6 +169,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p = commands.add_parser("replay", help="check a replay file and print the game again")
     p.add_argument("path", help="a file written by 'copsolver play --replay'")
     p.add_argument("--as-seat", type=int, metavar="N", help="print only what seat N saw")
+    add_file_flag(p)
     sub["replay"] = p
 
     from bots import hint  # the advisor's defaults live with it
@@ -171,6 +200,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--ply", type=_count, metavar="N", help="with a replay: advise after its first N actions")
     p.add_argument("--svg", metavar="PATH", help="also draw the board and the advice as SVG (police07)")
     p.add_argument("--png", metavar="PATH", help="also draw it as PNG (cairosvg, rsvg-convert or convert)")
+    add_file_flag(p)
     sub["hint"] = p
 
     from bots import arena_cli  # the arena's flags and logic live in their own module
@@ -227,22 +257,56 @@ def cmd_bots(game: str | None, out: TextIO) -> int:
 
 
 def positive_float(text: str) -> float:
-    """argparse type: a number above 0 (budgets in seconds)."""
+    """argparse type: a finite number above 0 (budgets in seconds; 'inf' would never end a search)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0.0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (of seconds, more than 0)") from None
+    if not (math.isfinite(value) and value > 0.0):
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0 (a finite number of seconds)")
     return value
 
 
-def positive_int(text: str) -> int:
-    """argparse type: a whole number of at least 1 (games, iterations, workers)."""
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
-    return value
+#: The variant flags of ``play`` and ``arena`` and the game option each one sets. A flag applies
+#: to a game whose constructor takes its option (:func:`game_parameters`), so a game gains a flag
+#: by taking the option. (A later issue moves the flags into each game's own spec.)
+VARIANT_FLAGS: dict[str, str] = {
+    "--players": "players",
+    "--voluntary-show": "voluntary_show",
+    "--unlimited-tickets": "unlimited_tickets",
+    "--free-start": "free_start",
+    "--board": "board",
+}
+#: Game options whose value names a file to read; each option's default is the shipped content.
+#: A replay or position may name such a file only through ``--file OPTION=PATH`` (see
+#: :func:`record_config`): a path inside a record could point anywhere on the machine.
+FILE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "police07": ("board",),
+    "gcbc": ("content",),
+    "lineup": ("board", "suspects", "lucky"),
+}
+
+
+def game_parameters(name: str) -> dict[str, inspect.Parameter] | None:
+    """The options game ``name``'s constructor takes, by name; None for an unknown game."""
+    target = GAMES.get(name)
+    if target is None:
+        return None
+    module, _, cls_name = target.partition(":")
+    cls = getattr(importlib.import_module(module), cls_name)
+    return {
+        p.name: p for p in inspect.signature(cls).parameters.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+
+
+def add_file_flag(p: argparse.ArgumentParser) -> None:
+    """``--file OPTION=PATH`` of ``replay`` and ``hint`` (read back by :func:`file_paths`)."""
+    p.add_argument(
+        "--file", action="append", default=[], metavar="OPTION=PATH",
+        help="the file a record's game option names, e.g. --file board=my_board.json (repeatable): "
+        "a replay or position opens no file it names by itself",
+    )
 
 
 def add_variant_flags(p: argparse.ArgumentParser) -> None:
@@ -252,11 +316,14 @@ def add_variant_flags(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--unlimited-tickets", action="store_true", help="variant: detectives ride ticket-free")
     p.add_argument("--free-start", action="store_true", help="variant: pieces choose their start stops")
-    p.add_argument("--board", metavar="PATH", help="a board file instead of the shipped Budapest map")
+    p.add_argument("--board", metavar="PATH", help="a board file instead of the game's shipped board")
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The game options the play flags ask for (only the ones given, so defaults stay the game's)."""
+    """The game options the play flags ask for (only the ones given, so defaults stay the game's).
+
+    Raise :class:`UsageError` for a flag that does not apply to ``args.game``.
+    """
     options: dict[str, Any] = {}
     if args.players is not None:
         options["players"] = args.players
@@ -265,7 +332,76 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
             options[flag] = True
     if args.board is not None:
         options["board"] = args.board
+    takes = game_parameters(args.game)
+    if takes is not None:  # an unknown game is named by load_game
+        for flag, option in VARIANT_FLAGS.items():
+            if option in options and option not in takes:
+                applies = ", ".join(f for f, o in VARIANT_FLAGS.items() if o in takes) or "none"
+                raise UsageError(f"{flag} does not apply to {args.game} (its variant flags: {applies})")
     return options
+
+
+def file_paths(specs: Sequence[str]) -> dict[str, str]:
+    """Option -> path from ``--file OPTION=PATH`` specs; UsageError for a malformed or repeated one."""
+    files: dict[str, str] = {}
+    for spec in specs:
+        option, sep, path = spec.partition("=")
+        option = option.strip()
+        if not sep or not option or not path:
+            raise UsageError(f"--file {spec!r}: expected OPTION=PATH, e.g. --file board=my_board.json")
+        if option in files:
+            raise UsageError(f"--file {spec}: {option} is given twice")
+        files[option] = path
+    return files
+
+
+def record_config(name: str, config: JSON, files: Mapping[str, str], where: str, record: str) -> JSON:
+    """A record's game ``config`` with each file it names replaced by the path ``--file`` gave.
+
+    A record (``record``: "replay" or "position") opens no file by itself, since a path in it could
+    name any file on the machine: a file option must be the shipped content (the option's
+    default) or given on the command line, which then replaces whatever path the record holds.
+    Raise :class:`BadStateError` (``where`` names the line) for an option the game does not take
+    or a file the command line did not give; :class:`UsageError` for a ``--file`` that does not fit.
+    """
+    takes = game_parameters(name)
+    if takes is None:
+        return dict(config)  # an unknown game: load_game names it
+    stray = [option for option in config if option not in takes]
+    if stray:
+        raise BadStateError(
+            f"{where}: {_short(stray[0])} is not a {name} option (its options: {', '.join(takes)})"
+        )
+    known = FILE_OPTIONS.get(name, ())
+    for option, path in files.items():
+        if option not in known:
+            raise UsageError(
+                f"--file {option}={path}: {name} has no file option {option!r} "
+                f"(its file options: {', '.join(known) or 'none'})"
+            )
+    screened = dict(config)
+    part = "header" if record == "replay" else "config"
+    for option in known:
+        shipped = takes[option].default
+        named = config.get(option, shipped)
+        if option in files:
+            if named == shipped:
+                raise UsageError(
+                    f"--file {option}={files[option]}: the {record} uses the shipped {option}, not a file"
+                )
+            screened[option] = files[option]
+        elif named != shipped:
+            raise BadStateError(
+                f"{where}: the {part} names the file {_short(named)} as its {option}; a {record} opens "
+                f"no file by itself: give it with --file {option}=PATH"
+            )
+    return screened
+
+
+def _short(value: object, width: int = 80) -> str:
+    """``repr(value)``, cut to ``width`` characters: file data quoted in a one-line message."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def assign_seats(game: Game, specs: Sequence[str], default_bot: str) -> dict[Seat, str]:
@@ -362,10 +498,26 @@ class Terminal:
         return text
 
 
-HELP = """\
-Type a move from the list: its number (e.g. 3) or its notation (e.g. 'taxi 118', 'bus 20',
-'metro 67', 'joker water 74', 'double', 'show', 'take 2 bus', 'pass').
-Other commands: 'moves' shows the position and the moves again, 'help' this text, 'quit' ends the game."""
+def notation_examples(texts: Sequence[str]) -> list[str]:
+    """One move of each notation among ``texts`` (the legal moves), by first word, in list order.
+
+    Help and errors quote these and nothing else, so a player is only ever offered notation that
+    applies to the decision in front of him (no 'start 42' to a detective choosing a taxi).
+    """
+    examples: dict[str, str] = {}
+    for text in texts:
+        examples.setdefault(text.split(" ", 1)[0], text)
+    return list(examples.values())
+
+
+def help_text(texts: Sequence[str]) -> str:
+    """What 'help' prints for a decision whose legal moves are ``texts``."""
+    examples = ", ".join(repr(t) for t in notation_examples(texts))
+    return (
+        f"Type a move from the list: its number (1..{len(texts)}) or its notation, e.g. {examples}.\n"
+        "Other commands: 'moves' shows the position and the moves again, 'help' this text, "
+        "'quit' ends the game."
+    )
 
 
 def ask_human(game: Game, state: State, seat: Seat, printer: GamePrinter, term: Terminal) -> Action:
@@ -373,6 +525,8 @@ def ask_human(game: Game, state: State, seat: Seat, printer: GamePrinter, term: 
     view = state.view(seat)
     legal = list(view.legal_actions)
     texts = [game.action_to_str(a) for a in legal]
+    examples = notation_examples(texts)
+    heads = {text.split(" ", 1)[0] for text in examples}
     term.say("", *printer.describe_view(view))
     if len(legal) == 1:
         term.say(f"  Only one move: {texts[0]}")
@@ -386,7 +540,7 @@ def ask_human(game: Game, state: State, seat: Seat, printer: GamePrinter, term: 
         if not word:
             continue
         if word in ("help", "?", "h"):
-            term.say(printer.notation or HELP)
+            term.say(help_text(texts))
             continue
         if word in ("quit", "exit", "q"):
             raise GameAbandoned(f"Seat {seat} quit; game abandoned.", EXIT_OK)
@@ -402,7 +556,10 @@ def ask_human(game: Game, state: State, seat: Seat, printer: GamePrinter, term: 
         try:
             action = game.str_to_action(text)
         except InvalidActionError as err:
-            term.say(f"{err}. Type 'help' for the notation.")
+            if word.split()[0] in heads:  # a move of this decision, mistyped: the codec names how
+                term.say(f"{err}. Type 'help' for the notation.")
+            else:  # the codec's own list would offer notation of other decisions
+                term.say(f"cannot read {text!r}: moves now look like {', '.join(map(repr, examples))}.")
             continue
         if action not in legal:
             term.say(f"{text!r} is not legal now. Legal moves:", *numbered(texts))
@@ -568,56 +725,60 @@ class Replay:
     reason: str
 
 
-def read_text(path: Path) -> str:
-    """The file's text; BadStateError when it is not UTF-8 (OSError when it cannot be read)."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise BadStateError(f"{path}: not a UTF-8 text file (byte {err.start})") from None
-
-
-def _records(path: Path) -> Iterator[tuple[int, JSON]]:
+def _records(text: str, path: str) -> Iterator[tuple[int, JSON]]:
     """Yield ``(line number, object)`` for each non-blank line; BadStateError names a bad line."""
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise BadStateError(
-                f"{path}, line {number}: not JSON ({err.msg} at column {err.colno})"
-            ) from None
+        record = parse_json(line, f"{path}, line {number}")
         if not isinstance(record, dict):
-            raise BadStateError(f"{path}, line {number}: expected a JSON object, got {record!r}")
+            raise BadStateError(f"{path}, line {number}: expected a JSON object, got {_json_type(record)}")
         yield number, record
 
 
-def read_replay(path: Path, stop_after: int | None = None) -> Replay:
+def _json_type(value: object) -> str:
+    """What a JSON value is, in the words of the JSON spec."""
+    names = {dict: "an object", list: "an array", str: "a string", bool: "true or false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def read_replay(path: Path, stop_after: int | None = None, files: Mapping[str, str] | None = None) -> Replay:
     """Re-apply a replay file with every check; raise :class:`BadStateError` naming the line.
 
     ``stop_after`` stops after that many actions (for advice on a position inside the game); the
-    rest of the file is not checked then.
+    rest of the file is not checked then. ``files`` are the ``--file`` paths (see
+    :func:`record_config`): a header naming a file is refused unless they give it.
     """
-    records = _records(path)
+    return parse_replay(read_text(path, "replay"), str(path), stop_after, files or {})
+
+
+def parse_replay(text: str, path: str, stop_after: int | None, files: Mapping[str, str]) -> Replay:
+    """:func:`read_replay` on the file's ``text`` (``path`` names it in errors)."""
+    records = _records(text, path)
     first = next(records, None)
     if first is None:
         raise BadStateError(f"{path}: empty file, not a replay")
     number, header = first
     where = f"{path}, line {number}"
     if header.get("type") != "header":
-        raise BadStateError(f"{where}: expected the header record first, got type {header.get('type')!r}")
+        raise BadStateError(
+            f"{where}: expected the header record first, got type {_short(header.get('type'))}"
+        )
     name, config = header.get("game"), header.get("config")
     if not isinstance(name, str) or not isinstance(config, dict):
         raise BadStateError(f"{where}: the header needs 'game' (a name) and 'config' (an object)")
+    config = record_config(name, config, files, where, "replay")
     try:
         game = load_game(name, **config)
     except CopsolverError as err:
         raise BadStateError(f"{where}: {err}") from None
     if game.config() != config:
-        raise BadStateError(f"{where}: config {config!r} is not what the game builds ({game.config()!r})")
+        raise BadStateError(
+            f"{where}: config {_short(config)} is not what the game builds ({_short(game.config())})"
+        )
     seed = header.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise BadStateError(f"{where}: seed {seed!r} is not an int")
+        raise BadStateError(f"{where}: seed {_short(seed)} is not an int")
     raw_seats = header.get("seats", {})
     if not isinstance(raw_seats, dict) or not all(
         isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in raw_seats.items()
@@ -635,7 +796,7 @@ def read_replay(path: Path, stop_after: int | None = None) -> Replay:
                 raise BadStateError(f"{path}, line {extra[0]}: records after the result")
             return Replay(game, seed, seats, state, finished, reason)
         if kind != "action":
-            raise BadStateError(f"{where}: expected an action or the result, got type {kind!r}")
+            raise BadStateError(f"{where}: expected an action or the result, got type {_short(kind)}")
         if stop_after is not None and len(state.history) >= stop_after:
             return Replay(game, seed, seats, state, False, "")
         _apply_record(where, game, state, record)
@@ -649,18 +810,18 @@ def _apply_record(where: str, game: Game, state: State, record: JSON) -> None:
     if state.is_terminal():
         raise BadStateError(f"{where}: an action after the end of the game")
     if ply != len(state.history):
-        raise BadStateError(f"{where}: ply {ply!r}, but this is ply {len(state.history)}")
+        raise BadStateError(f"{where}: ply {_short(ply)}, but this is ply {len(state.history)}")
     if seat != state.current_player():
         raise BadStateError(
-            f"{where}: seat {seat!r} acts, but it is seat {state.current_player()}'s decision "
+            f"{where}: seat {_short(seat)} acts, but it is seat {state.current_player()}'s decision "
             f"({state.decision().prompt})"
         )
     if not isinstance(text, str):
-        raise BadStateError(f"{where}: 'action' must be a string in notation, not {text!r}")
+        raise BadStateError(f"{where}: 'action' must be a string in notation, not {_short(text)}")
     try:
         state.apply(game.str_to_action(text))
     except (InvalidActionError, IllegalActionError) as err:
-        raise BadStateError(f"{where}: {text!r} cannot be played: {err}") from None
+        raise BadStateError(f"{where}: {_short(text)} cannot be played: {err}") from None
 
 
 def _check_result(where: str, state: State, record: JSON) -> tuple[bool, str]:
@@ -674,15 +835,16 @@ def _check_result(where: str, state: State, record: JSON) -> tuple[bool, str]:
     expected = outcome(state)
     if (winner, reason) != expected or record.get("returns") != state.returns():
         raise BadStateError(
-            f"{where}: the result ({winner!r}: {reason!r}, returns {record.get('returns')!r}) is not what "
-            f"the moves give ({expected[0]!r}: {expected[1]!r}, returns {state.returns()!r})"
+            f"{where}: the result ({_short(winner)}: {_short(reason)}, "
+            f"returns {_short(record.get('returns'))}) is not what the moves give "
+            f"({expected[0]!r}: {expected[1]!r}, returns {state.returns()!r})"
         )
     return True, str(reason)
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     """Check a replay file and print the game again, as the spectator or as one seat."""
-    replay = read_replay(Path(args.path))
+    replay = read_replay(Path(args.path), files=file_paths(args.file))
     game = replay.game
     if args.as_seat is not None and not 0 <= args.as_seat < game.num_players:
         raise UsageError(f"--as-seat {args.as_seat}: seats are 0..{game.num_players - 1}")
@@ -703,29 +865,40 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 # --- hint and serve ---------------------------------------------------------------------------
 
 
-def load_position_file(game_name: str, path: Path, ply: int | None) -> JSON:
-    """A position's JSON from a ``.json`` file, or a replay's state (after ``ply`` actions)."""
-    text = read_text(path)
+def load_position_file(
+    game_name: str, path: Path, ply: int | None, files: Mapping[str, str] | None = None
+) -> JSON:
+    """A position's JSON from a ``.json`` file, or a replay's state (after ``ply`` actions).
+
+    ``files`` are the ``--file`` paths: the only files a position's or replay's config may name.
+    """
+    text = read_text(path, "position")
     first = text.lstrip().split("\n", 1)[0]
     try:
-        head = json.loads(first) if first else None
-    except json.JSONDecodeError:
-        head = None
-    if isinstance(head, dict) and head.get("type") == "header":  # a replay, not a position
-        replay = read_replay(path, stop_after=ply)
-        if replay.game.name != game_name:
-            raise BadStateError(f"{path}: a replay of {replay.game.name}, not {game_name}")
-        return replay.state.to_json()
+        head = parse_json(first, str(path)) if first else None
+    except BadStateError:
+        head = None  # not a replay's header line: read as a whole position below
+    replay = isinstance(head, dict) and head.get("type") == "header"
+    if not replay:
+        try:
+            data = parse_json(text, str(path))
+        except BadStateError:
+            if ply is None:
+                raise
+            replay = True  # --ply says a replay was meant: name the line that breaks it
+    if replay:
+        game = parse_replay(text, str(path), ply, files or {})
+        if game.game.name != game_name:
+            raise BadStateError(f"{path}: a replay of {game.game.name}, not {game_name}")
+        return game.state.to_json()
     if ply is not None:
         raise UsageError("--ply applies to replay files only")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BadStateError(
-            f"{path}: not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})"
-        ) from None
     if not isinstance(data, dict):
-        raise BadStateError(f"{path}: expected a JSON object (a state or a view), got {type(data).__name__}")
+        raise BadStateError(f"{path}: expected a JSON object (a state or a view), got {_json_type(data)}")
+    config = data.get("config", {})
+    if data.get("game", game_name) == game_name and isinstance(config, dict):
+        # a position for another game, or with a malformed config, is the advisor's to name
+        data = data | {"config": record_config(game_name, config, files or {}, str(path), "position")}
     return data
 
 
@@ -747,7 +920,7 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
         budget = Budget(iterations=args.iterations)
     else:
         budget = Budget(seconds=hint.DEFAULT_SECONDS if args.seconds is None else args.seconds)
-    data = load_position_file(args.game, Path(args.position), args.ply)
+    data = load_position_file(args.game, Path(args.position), args.ply, file_paths(args.file))
     game, view = hint.load_position(args.game, data)
     advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed)
     advisor = hint.describe_advisor(game, view, args.bot, budget, args.seed)
@@ -834,8 +1007,11 @@ def _guarded(run: Callable[[], int], parser: argparse.ArgumentParser) -> int:
 def _describe(err: Exception) -> str:
     """An error in one line; OSError's ``str`` names the errno, so build it from its parts."""
     if isinstance(err, OSError) and err.strerror:
-        return f"{err.filename}: {err.strerror}" if err.filename else err.strerror
-    return str(err)
+        text = f"{err.filename}: {err.strerror}" if err.filename else err.strerror
+    else:
+        text = str(err)
+    # A path the user typed may hold a line break; the message stays one line all the same.
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _isatty(stream: TextIO) -> bool:

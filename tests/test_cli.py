@@ -548,3 +548,282 @@ def test_bad_arguments_end_to_end_have_no_traceback() -> None:
         assert_clean(result)
         assert result.returncode == 2
         assert result.stderr
+
+
+# --- bad input (issue 19) ---------------------------------------------------------------------
+
+
+def _one_line_error(captured: pytest.CaptureResult[str]) -> str:
+    """The error a user error printed: exactly one line on stderr, nothing on stdout."""
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("copsolver: error: "), captured.err
+    return lines[0]
+
+
+def _replay_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], *options: str) -> Path:
+    path = tmp_path / "game.jsonl"
+    assert main(["play", "--seed", "11", "--quiet", "--replay", str(path), *options]) == 0
+    capsys.readouterr()
+    return path
+
+
+NESTED = "[" * 100_000
+MAX_BYTES = 4 << 20  # the reader's limit (solver.core.files.MAX_BYTES)
+
+
+def test_deeply_nested_json_is_one_line_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    nested = tmp_path / "nested.json"
+    nested.write_text(NESTED)
+    for argv in (["play", "--board", str(nested)], ["hint", "police07", str(nested)],
+                 ["replay", str(nested)]):
+        assert main(argv) == 2
+        assert "not valid JSON: nested too deeply" in _one_line_error(capsys.readouterr())
+    lines = _replay_file(tmp_path, capsys).read_text().splitlines()
+    bad = tmp_path / "bad.jsonl"
+    for index in (0, 3):
+        bad.write_text("\n".join([*lines[:index], NESTED, *lines[index + 1 :]]) + "\n")
+        for argv in (["replay", str(bad)], ["hint", "police07", str(bad), "--ply", "6"]):
+            assert main(argv) == 2
+            error = _one_line_error(capsys.readouterr())
+            assert f"line {index + 1}: not valid JSON: nested too deeply" in error
+
+
+def test_a_binary_board_is_one_line_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    board = tmp_path / "board.json"
+    board.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    assert main(["play", "--board", str(board)]) == 2
+    assert _one_line_error(capsys.readouterr()) == (
+        f"copsolver: error: board {board}: cannot read it: not a UTF-8 text file (byte 0)"
+    )
+
+
+def test_files_over_the_limit_fail_at_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * MAX_BYTES + b"{}")
+    for argv in (["play", "--board", str(big)], ["hint", "police07", str(big)], ["replay", str(big)]):
+        assert main(argv) == 2
+        error = _one_line_error(capsys.readouterr())
+        assert error.endswith(f"{big}: cannot read it: file is over {MAX_BYTES} bytes")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_dev_zero_is_refused_quickly(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["hint", "police07", "/dev/zero"], ["replay", "/dev/zero"],
+                 ["play", "--board", "/dev/zero"]):
+        assert main(argv) == 2
+        error = _one_line_error(capsys.readouterr())
+        assert error.endswith("/dev/zero: cannot read it: file is over 4194304 bytes")
+
+
+def test_directories_and_missing_files_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for path, fault in ((tmp_path, "Is a directory"), (tmp_path / "none.json", "No such file or directory")):
+        for argv in (["play", "--board", str(path)], ["hint", "police07", str(path)], ["replay", str(path)]):
+            assert main(argv) == 2
+            assert _one_line_error(capsys.readouterr()).endswith(f"{path}: cannot read it: {fault}")
+
+
+@pytest.mark.parametrize("command", ["play", "arena"])
+@pytest.mark.parametrize(
+    ("game", "flag", "applies"),
+    [
+        ("gcbc", "--voluntary-show", "--players"),
+        ("gcbc", "--unlimited-tickets", "--players"),
+        ("gcbc", "--free-start", "--players"),
+        ("gcbc", "--board", "--players"),
+        ("lineup", "--voluntary-show", "--players, --board"),
+    ],
+)
+def test_a_variant_flag_that_does_not_apply_is_a_usage_error(
+    command: str, game: str, flag: str, applies: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    value = [str(tmp_path / "b.json")] if flag == "--board" else []
+    argv = [command, game, flag, *value] + (["--a", "random", "--b", "random"] if command == "arena" else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "usage: copsolver" in err
+    assert f"error: {flag} does not apply to {game} (its variant flags: {applies})" in err
+    assert "__init__" not in err and "unexpected keyword" not in err
+
+
+#: Every whole-number option of every command: (the words before it, the option).
+COUNT_OPTIONS = [
+    (["play"], "--seed"),
+    (["hint", "police07", "x.json"], "--seed"),
+    (["hint", "police07", "x.json"], "--ply"),
+    (["hint", "police07", "x.json"], "--iterations"),
+    (["arena"], "--games"),
+    (["arena"], "--seed"),
+    (["arena"], "--iterations"),
+    (["arena"], "--workers"),
+]
+
+
+@pytest.mark.parametrize(("words", "option"), COUNT_OPTIONS, ids=[f"{w[0]} {o}" for w, o in COUNT_OPTIONS])
+def test_a_count_option_accepts_the_least_value_its_error_names(
+    words: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bots.cli import build_parser
+
+    parser, _ = build_parser()
+    refused = 0
+    for value in ("-1", "0", "x"):
+        try:
+            parser.parse_args([*words, option, value])
+        except SystemExit:
+            refused += 1
+            err = capsys.readouterr().err
+            least = re.search(r"must be (\d+) or more", err)
+            assert least is not None, err
+            parsed = parser.parse_args([*words, option, least.group(1)])  # no SystemExit
+            assert getattr(parsed, option[2:]) == int(least.group(1))
+    assert refused >= 2
+
+
+def test_every_count_option_is_in_the_table() -> None:
+    from bots import cli
+
+    _, commands = cli.build_parser()
+    found = {
+        (name, action.option_strings[-1])
+        for name, parser in commands.items()
+        for action in parser._actions
+        if action.type in (cli._count, cli.positive_int)
+    }
+    assert found == {(words[0], option) for words, option in COUNT_OPTIONS}
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-1"])
+def test_seconds_must_be_finite_and_positive(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["hint", "police07", "x.json"], ["arena"]):
+        assert main([*argv, "--seconds", value]) == 2
+        err = capsys.readouterr().err
+        assert f"argument --seconds: {value} must be more than 0 (a finite number of seconds)" in err
+
+
+def _detective_to_move() -> tuple[Any, Any]:
+    game = load("police07", players=4)
+    state = game.new_initial_state()
+    while state.current_player() != 1:
+        if state.is_chance_node():
+            state.apply(state.chance_outcomes()[0][0])
+        else:
+            state.apply(state.legal_actions()[0])
+    return game, state
+
+
+class _BarePrinter:
+    """A printer that prints no position, so the test reads only the prompts' own lines."""
+
+    notation = ""
+
+    def describe_view(self, view: Any) -> list[str]:
+        return []
+
+
+def _answers(game: Any, state: Any, seat: int, *lines: str) -> str:
+    import io
+
+    from bots.cli import GameAbandoned, Terminal, ask_human
+
+    out = io.StringIO()
+    term = Terminal(io.StringIO("".join(f"{x}\n" for x in lines)), out)
+    with pytest.raises(GameAbandoned):
+        ask_human(game, state, seat, _BarePrinter(), term)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def test_a_detective_is_told_the_boards_stop_range() -> None:
+    game, state = _detective_to_move()
+    out = _answers(game, state, 1, "taxi 999", "taxi 200")
+    assert out.count("is not a stop number (1..196)") == 2
+    assert "255" not in out
+
+
+def test_help_and_errors_offer_only_the_notation_of_this_decision() -> None:
+    game, state = _detective_to_move()
+    texts = [game.action_to_str(a) for a in state.legal_actions()]
+    heads = {t.split()[0] for t in texts}
+    assert heads <= {"taxi", "bus", "metro", "pass"}
+    out = _answers(game, state, 1, "help", "teleport 5", "taxi", "joker water 5")
+    for word in ("'start", "'place", "'show'", "'double'", "'joker", "'take"):
+        assert word not in out.replace("'joker water 5'", ""), word
+    for head in heads:
+        assert re.search(rf"'{head} \d+'|'{head}'", out), head
+    assert "Other commands:" in out
+    # Dr. Factor's first move offers his own notation, doubles and jokers included
+    factor = game.new_initial_state()
+    while factor.current_player() != 0:
+        factor.apply(factor.chance_outcomes()[0][0] if factor.is_chance_node() else factor.legal_actions()[0])
+    out = _answers(game, factor, 0, "help")
+    assert "'double'" in out and "'joker " in out and "start" not in out
+
+
+def _board_copy(tmp_path: Path) -> Path:
+    from importlib import resources
+
+    board = tmp_path / "my-board.json"
+    board.write_text(resources.files("solver.games.police07").joinpath("data/budapest.json").read_text())
+    return board
+
+
+def test_a_replay_does_not_open_the_file_its_header_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    board = _board_copy(tmp_path)
+    path = _replay_file(tmp_path, capsys, "--board", str(board))
+    assert json.loads(path.read_text().splitlines()[0])["config"]["board"] == str(board)
+    for argv in (["replay", str(path)], ["hint", "police07", str(path), "--ply", "6"]):
+        assert main(argv) == 2
+        assert _one_line_error(capsys.readouterr()) == (
+            f"copsolver: error: {path}, line 1: the header names the file {str(board)!r} as its board; "
+            f"a replay opens no file by itself: give it with --file board=PATH"
+        )
+    moved = tmp_path / "moved.json"
+    board.rename(moved)
+    assert main(["replay", str(path), "--file", f"board={moved}"]) == 0
+    assert "Winner" in capsys.readouterr().out
+    assert main(["hint", "police07", str(path), "--ply", "6", "--file", f"board={moved}"]) == 0
+    assert "Ranked moves:" in capsys.readouterr().out
+
+
+def test_a_position_does_not_open_the_file_its_config_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    board = _board_copy(tmp_path)
+    position = _position(tmp_path, 9)
+    data = json.loads(position.read_text())
+    data["config"]["board"] = str(board)
+    position.write_text(json.dumps(data))
+    assert main(["hint", "police07", str(position)]) == 2
+    assert "a position opens no file by itself: give it with --file board=PATH" in _one_line_error(
+        capsys.readouterr()
+    )
+    assert main(["hint", "police07", str(position), "--file", f"board={board}"]) == 0
+    assert "Ranked moves:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--file", "board"], "--file 'board': expected OPTION=PATH"),
+        (["--file", "deck=x.json"],
+         "--file deck=x.json: police07 has no file option 'deck' (its file options: board)"),
+        (["--file", "board=a.json", "--file", "board=b.json"], "--file board=b.json: board is given twice"),
+    ],
+)
+def test_bad_file_options_are_usage_errors(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    position = _position(tmp_path, 9)
+    assert main(["hint", "police07", str(position), *extra]) == 2
+    err = capsys.readouterr().err
+    assert "usage: copsolver" in err and message in err
+
+
+def test_a_shipped_board_needs_no_file_option(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = _replay_file(tmp_path, capsys)
+    assert main(["replay", str(path), "--file", f"board={_board_copy(tmp_path)}"]) == 2
+    assert "the replay uses the shipped board, not a file" in capsys.readouterr().err

@@ -357,7 +357,7 @@ def test_play_mixes_humans_random_and_heuristic(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr("sys.stdin", io.StringIO("help\nmoves\n" + "1\n" * 3000))
     out = run_play(capsys, "--seed", "2", "--players", "4", "--seat", "0=human", "--seat", "3=human",
                    "--seat", "1=random")
-    assert "'investigate 2.1'" in out  # the game's own notation help
+    assert "e.g. 'arrange 012'." in out  # help quotes the notation of this decision (the layout) only
     assert out.splitlines()[-1].startswith("Winner: ")
     assert "several humans share this screen" in out
 

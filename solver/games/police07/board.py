@@ -34,11 +34,12 @@ import networkx as nx
 
 from solver.core import BadStateError
 from solver.core.files import read_json, read_shipped
+from solver.games.police07.codec import MAX_STOP
 
 Stop: TypeAlias = int
 
 BOARD_FORMAT = "copsolver-police07-board/1"
-MAX_STOPS = 255  # a stop fits in the low byte of an action (see rules.py)
+MAX_STOPS = MAX_STOP  # a stop fits in the low byte of an action (see codec.py)
 
 
 class Line(IntEnum):

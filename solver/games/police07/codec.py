@@ -30,6 +30,8 @@ SHOW: Final = 2561
 PASS: Final = 2562
 TAKE_BASE: Final = 2576
 MAX_PIECE: Final = 5
+#: The highest stop number an action id holds (its low byte); a board has at most this many.
+MAX_STOP: Final = 255
 
 #: Dr. Factor's moves that are shown (rulebook: the 1st, as he lifts his piece only at the 2nd; 3, 8,
 #: 13 and 18), and the last move [End].
@@ -100,14 +102,26 @@ def action_to_str(action: Action) -> str:
     raise InvalidActionError(f"{action} is not a Police 07 action id")
 
 
-def _stop(word: str, text: str) -> int:
-    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= 255:
-        raise InvalidActionError(f"{text!r}: {word!r} is not a stop number (1..255)")
+#: How each notation is written, by its first word: a wrong shape is told the right one.
+FORMS: Final = {
+    "taxi": "taxi STOP", "bus": "bus STOP", "metro": "metro STOP", "joker": "joker LINE STOP",
+    "double": "double", "show": "show", "pass": "pass", "take": "take PIECE TICKET",
+    "start": "start STOP", "place": "place STOP",
+}
+
+
+def _stop(word: str, text: str, stops: int) -> int:
+    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= stops:
+        raise InvalidActionError(f"{text!r}: {word!r} is not a stop number (1..{stops})")
     return int(word)
 
 
-def str_to_action(text: str) -> Action:
-    """Parse notation (``taxi 118``, ``joker water 74``, ``double``, ``take 2 bus`` ...)."""
+def str_to_action(text: str, stops: int = MAX_STOP) -> Action:
+    """Parse notation (``taxi 118``, ``joker water 74``, ``double``, ``take 2 bus`` ...).
+
+    ``stops`` is the board's last stop (a game passes its board's), so a stop past it is named as
+    such; without a board every stop an action id can hold is read.
+    """
     if not isinstance(text, str):
         raise InvalidActionError(f"action {text!r} is not a string")
     words = text.strip().lower().split()
@@ -117,19 +131,21 @@ def str_to_action(text: str) -> Action:
     if len(words) == 1 and head in ("double", "show", "pass"):
         return {"double": DOUBLE, "show": SHOW, "pass": PASS}[head]
     if head in ("taxi", "bus", "metro") and len(words) == 2:
-        return move_action(TICKET_NAMES.index(head), _stop(words[1], text))
+        return move_action(TICKET_NAMES.index(head), _stop(words[1], text, stops))
     if head == "joker" and len(words) == 3:
         if words[1] not in LINE_NAMES:
             raise InvalidActionError(f"{text!r}: {words[1]!r} is not a line ({', '.join(LINE_NAMES)})")
-        return move_action(JOKER_COMBO + LINE_NAMES.index(words[1]), _stop(words[2], text))
+        return move_action(JOKER_COMBO + LINE_NAMES.index(words[1]), _stop(words[2], text, stops))
     if head in ("start", "place") and len(words) == 2:
-        return (START_BASE if head == "start" else PLACE_BASE) + _stop(words[1], text)
+        return (START_BASE if head == "start" else PLACE_BASE) + _stop(words[1], text, stops)
     if head == "take" and len(words) == 3:
         if not (words[1].isascii() and words[1].isdigit()) or not 1 <= int(words[1]) <= MAX_PIECE:
             raise InvalidActionError(f"{text!r}: {words[1]!r} is not a detective piece (1..{MAX_PIECE})")
         if words[2] not in TICKET_NAMES[:3]:
             raise InvalidActionError(f"{text!r}: only a taxi, bus or metro ticket can be taken")
         return take_action(int(words[1]), Ticket(TICKET_NAMES.index(words[2])))
+    if head in FORMS:
+        raise InvalidActionError(f"cannot read {text!r}: write it as '{FORMS[head]}'")
     raise InvalidActionError(
         f"cannot read {text!r}: expected e.g. 'taxi 118', 'joker water 74', 'double', 'show', "
         "'pass', 'take 2 bus', 'start 42' or 'place 42'"

@@ -185,7 +185,7 @@ class Police07Game(Game):
 
     def str_to_action(self, text: str) -> Action:
         """Parse notation (``taxi 118``, ``joker water 74``, ``double``, ``show``, ``pass`` ...)."""
-        return codec.str_to_action(text)
+        return codec.str_to_action(text, self.board.num_stops)
 
     def resample(self, view: Any, rng: np.random.Generator, belief: Any | None = None) -> Police07State:
         """A full state consistent with ``view``: Dr. Factor's hidden path drawn from the view.
