@@ -11,10 +11,13 @@ rejects unknown names and bad values with a :class:`ConfigError` that names the 
 
 from __future__ import annotations
 
+import functools
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Concatenate, Final, ParamSpec, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -33,6 +36,35 @@ from solver.core import (
 
 #: The label of :meth:`Bot.export_memory`'s JSON.
 MEMORY_FORMAT: Final = "copsolver-bot-memory/1"
+
+#: A wall clock in seconds (``time.perf_counter``, or a test's fake one).
+Clock: TypeAlias = Callable[[], float]
+
+
+class DecisionClock:
+    """The clock of one decision, started when the bot was asked (at ``step`` or ``advise`` entry).
+
+    A time budget (``seconds``) is for the whole decision, as a front end or the arena measures it:
+    reading the view, building the belief and the determinizer, preparing the root, the search
+    and reading its result. A bot therefore reads how much is left from this clock, and hands only
+    that to its search (:meth:`left`).
+    """
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.start = clock()
+
+    def elapsed(self) -> float:
+        """Seconds since the decision began."""
+        return self.clock() - self.start
+
+    def left(self, seconds: float) -> float:
+        """What is left of a ``seconds`` budget for this decision (negative once it is overspent)."""
+        return seconds - self.elapsed()
+
+    def expired(self, seconds: float) -> bool:
+        """True once a ``seconds`` budget for this decision is spent."""
+        return self.elapsed() >= seconds
 
 
 @dataclass(frozen=True)
@@ -136,11 +168,30 @@ class Bot(ABC):
         self.game = game
         self.seat = seat
         self.rng = rng
+        #: the wall clock the bot's time budget is read from (tests put a fake one here)
+        self.clock: Clock = time.perf_counter
+        self._decision: DecisionClock | None = None
         #: the validated options, defaults filled in
         self.settings: dict[str, Any] = {
             key: spec.check(self.name, key, options[key]) if key in options else spec.default
             for key, spec in self.options.items()
         }
+
+    @contextmanager
+    def deciding(self) -> Iterator[DecisionClock]:
+        """The clock of the decision being made: started here, or the one an outer call started.
+
+        ``step`` calls ``search`` which a subclass wraps, and so on: only the outermost call starts
+        the clock, so the budget counts everything from the moment the bot was asked.
+        """
+        if self._decision is not None:
+            yield self._decision
+            return
+        self._decision = DecisionClock(self.clock)
+        try:
+            yield self._decision
+        finally:
+            self._decision = None
 
     def check_view(self, view: View) -> tuple[Action, ...]:
         """Return the view's legal actions; raise IllegalActionError if this bot cannot act on it."""
@@ -248,6 +299,23 @@ class Bot(ABC):
     def __repr__(self) -> str:
         # getattr: repr must work on a bot whose constructor raised (tracebacks show it)
         return f"{type(self).__name__}(seat={getattr(self, 'seat', '?')}, {getattr(self, 'settings', {})!r})"
+
+
+_B = TypeVar("_B", bound=Bot)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def on_the_clock(method: Callable[Concatenate[_B, _P], _R]) -> Callable[Concatenate[_B, _P], _R]:
+    """Run a bot method inside :meth:`Bot.deciding`: a decision's clock starts at its entry (unless a
+    caller's did), so a time-budgeted bot counts all of the decision's work in its budget."""
+
+    @functools.wraps(method)
+    def timed(self: _B, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self.deciding():
+            return method(self, *args, **kwargs)
+
+    return timed
 
 
 def seat_together(table: Mapping[Seat, Bot]) -> None:

@@ -95,6 +95,13 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    together +6.9 (+3.3 to +10.4), the same as ``both`` at half the time a game, and the team split
    did not repeat (bench/results/gcbc.md). Not shown better, so it is off by default.
 
+A ``seconds`` budget is the whole decision's (:class:`~bots.base.DecisionClock`): the posterior,
+the base heuristic's ranking and the pool come out of it. The pool gets at most :data:`POOL_SHARE`
+of what is left when the search starts (at least one world; a world takes ~10 ms), the search
+reads the clock after every iteration, and a playout still running when the time is up ends where
+it stands, scored 1/2 (:class:`bots.ismcts_bot.WinLossSim`): a heuristic playout takes ~14 ms, more
+than a budget's tolerance.
+
 Decisions in an Equipment window (``pass`` or a play) get ``window_share`` of the budget: they are
 many (every seat, three windows a turn) and most are a plain pass. Concealment decisions (which own
 card to turn face up, how to lay cards out) are the ``heuristic`` bot's. With ``playout=light``
@@ -123,13 +130,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option, check_choice
+from bots.base import Advice, Bot, DecisionClock, Option, check_choice, on_the_clock
 from bots.gcbc import HeuristicBot, check_estimate
-from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, WinLossSim, advice_iterations
+from bots.ismcts_bot import _BUDGET_OPTIONS, CutOff, Expired, ISMCTSBot, WinLossSim, advice_iterations
 from bots.registry import register
 from solver.core import CHANCE, Action, BadStateError, ConfigError, Game, Seat, View
 from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
 from solver.search.rng import GOLDEN, MASK64, SplitMix64
+from solver.search.sim import Determinizer
 
 if TYPE_CHECKING:
     # bots.gcbc_rollout imports this module at its top, so at run time it is imported where used
@@ -141,6 +149,9 @@ BELIEFS = ("full", "deduction", "uniform")
 PLAYOUTS = ("heuristic", "light")
 #: Largest ``margin`` (standard errors): beyond ~3 the bot would hardly ever leave the heuristic.
 MAX_MARGIN = 10.0
+#: The most of a timed search's time its pool of worlds may take (module docstring). At the default
+#: 1,000 iterations the pool is ~10% of the search; at a small time budget it gets fewer worlds.
+POOL_SHARE = 0.2
 
 
 #: The option the GCBC search bots share: where deals come from.
@@ -331,6 +342,7 @@ class GCBCSim(WinLossSim):
             self.state, self._views = world.state, world._views
             self._hashes, self._upto = world._hashes, world._upto
             self._scenario = (action, k)
+        self.moved = True
         if self._skip and action == codec.PASS:
             self._skip = False
             cast("GCBCState", self.state).close_window_unchecked()
@@ -406,7 +418,7 @@ class GCBCSim(WinLossSim):
         other = GCBCSim(self.state.clone(), self.playout, hashes=list(self._hashes), upto=list(self._upto),
                         views=views)
         other._allowed, other._root_len, other._scenarios = self._allowed, self._root_len, self._scenarios
-        other._tree = self._tree
+        other._tree, other.expired = self._tree, self.expired
         return other
 
     def _at_root(self) -> bool:
@@ -454,11 +466,13 @@ class Scenarios:
         row.append(result)
 
 
-class PoolDeterminizer:
+class PoolDeterminizer(CutOff):
     """Draws ``size`` worlds once (lazily, at the first sample) and hands out copies of them.
 
     With ``paired`` each copy takes its world and streams from :attr:`scenarios` when its root
-    action is applied (module docstring, item 6); without, it is a world chosen uniformly."""
+    action is applied (module docstring, item 6); without, it is a world chosen uniformly. A timed
+    search sets :attr:`expired` (its sims' cut-off) and :attr:`pool_full` (no more worlds once true,
+    after the first)."""
 
     def __init__(self, game: Game, view: View, belief: Any | None, size: int,
                  allowed: frozenset[Action] | None = None, playout: str = "heuristic",
@@ -474,13 +488,17 @@ class PoolDeterminizer:
         self.tree = tree
         self.pool: list[GCBCSim] = []
         self.scenarios: Scenarios | None = None
+        self.pool_full: Expired | None = None
 
     def sample(self, rng: SplitMix64) -> GCBCSim:
         """A copy of one world of the pool: chosen uniformly, or (paired) by the root action's scenario."""
         if not self.pool:
             for _ in range(self.size):
+                if self.pool and self.pool_full is not None and self.pool_full():
+                    break
                 np_rng = np.random.default_rng(rng.next())
                 world = GCBCSim(self.game.resample(self.view, np_rng, self.belief), self.playout)
+                world.expired = self.expired
                 world.prepare()
                 world.restrict_root(self.allowed, self.tree)
                 self.pool.append(world)
@@ -568,6 +586,15 @@ class GCBCISMCTSBot(ISMCTSBot):
                                      paired=self.settings["compare"] == "paired", tree=self.settings["tree"])
         return self._det
 
+    def cut_off(self, determinizer: Determinizer, clock: DecisionClock, end: float) -> None:
+        """The sims' cut-off at ``end`` (the generic bot's), and the pool's: :data:`POOL_SHARE` of
+        the time left now."""
+        super().cut_off(determinizer, clock, end)
+        if isinstance(determinizer, PoolDeterminizer):
+            start = clock.elapsed()
+            pool_end = start + POOL_SHARE * (end - start)
+            determinizer.pool_full = lambda: clock.elapsed() >= pool_end
+
     def _concealment(self, legal: tuple[Action, ...]) -> bool:
         """Which card to turn face up or how to lay cards out: hiding, left to the heuristic (above)."""
         from solver.games.gcbc import codec
@@ -616,6 +643,7 @@ class GCBCISMCTSBot(ISMCTSBot):
             self.last = result
         return result
 
+    @on_the_clock
     def advise(self, view: View, budget: float | None = None) -> Advice:
         """Root actions ranked by visits (as the generic bot); the summary says which the bot plays.
 
@@ -664,6 +692,7 @@ class GCBCISMCTSBot(ISMCTSBot):
             return gain_over(stats, action, base)
         return paired_gain(self.paired_results, action, base)
 
+    @on_the_clock
     def step(self, view: View) -> Action:
         """Search; a window decision gets ``window_share`` of the budget; concealment is the heuristic's."""
         legal = self.check_view(view)

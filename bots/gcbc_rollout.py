@@ -36,7 +36,12 @@ policy, estimated by simulation.
    values are exact; with estimates, only by what the estimates can resolve).
 
 Budget: ``iterations`` (500) rollouts a decision (split evenly over the candidates, at least one
-round), or ``seconds`` of wall time (whole rounds; at least one). An Equipment-window decision gets
+round), or ``seconds`` of wall time for the whole decision, from the moment the bot is asked
+(:class:`~bots.base.DecisionClock`: the posterior and the candidates' scores count too). Only whole
+rounds count: a round still running when the time is up (less :func:`bots.ismcts_bot.reserve`) is
+dropped, its rollouts stopped where they stand, and no round starts with less time left than the
+last world took to draw (a draw cannot be stopped). With no whole round the heuristic's choice
+stands, as it does after one (the margin needs two). An Equipment-window decision gets
 ``window_share`` (a half) of it: windows are most decisions, and the heuristic's pass is usually
 right, but a card played at the right moment (Coffee, Evidence Bag) is where rollouts most often
 find a better action than the heuristic's. Not searched: a single legal action, and the layout of
@@ -54,16 +59,16 @@ Journal of Heuristics 3(3), 1997, pp. 245-262. J. Long, N. R. Sturtevant, M. Bur
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option, RankedAction
+from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
 from bots.gcbc import HistoryReader, best_actions, score_view, top_actions
 from bots.gcbc_ismcts import BELIEF_OPTION, check_belief, check_gcbc, posterior_for
+from bots.ismcts_bot import Expired, reserve
 from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
 from solver.games.gcbc import codec
@@ -163,14 +168,18 @@ def heuristic_top(st: GCBCState, views: SeatViews, legal: Sequence[Action], k: i
     return top_actions(scored, k)
 
 
-def rollout(st: GCBCState, views: SeatViews, seats: list[SplitMix64], chance: SplitMix64) -> list[float]:
+def rollout(st: GCBCState, views: SeatViews, seats: list[SplitMix64], chance: SplitMix64,
+            expired: Expired | None = None) -> list[float] | None:
     """Play ``st`` to its end, every seat by the heuristic on its own view; win 1, loss 0, else 1/2.
 
     ``seats[s]`` breaks seat ``s``'s ties, ``chance`` draws chance outcomes; ``st`` is played on.
+    None when ``expired()`` turned true before the end (the decision's time is up).
     """
     sim = StateSim(st)
     steps = 0
     while not st.is_terminal() and steps < MAX_STEPS:
+        if expired is not None and expired():
+            return None
         if st.current_player() == CHANCE:
             st.apply_unchecked(sim.default_action(chance))
         else:
@@ -275,39 +284,47 @@ class RolloutBot(Bot):
 
     def search(self, view: View, iterations: int | None = None) -> RolloutResult:
         """Compare the candidates by rollouts (module docstring); ``iterations`` overrides the budget."""
-        self.check_view(view)
-        start = time.perf_counter()
-        cands = self.candidates(view)
-        rng = SplitMix64.from_generator(self.rng)
-        if len(cands) == 1:
-            result = RolloutResult(cands, (), cands[0], cands[0], time.perf_counter() - start)
-            self.last = result
-            return result
-        count, seconds = self.rollouts(view, iterations)
-        max_rounds = max(1, (count or 0) // len(cands)) if count is not None else MAX_ROLLOUTS
-        belief = posterior_for(self.game, view, self.settings["belief"])
-        n = self.game.num_players
-        rounds: list[tuple[float, ...]] = []
-        while True:
-            world: GCBCState = self.game.resample(view, np.random.default_rng(rng.next()), belief)  # type: ignore[assignment]
-            views = SeatViews(n)
-            for s in range(n):
-                views.settle(world, s)
-            seeds = [rng.next() for _ in range(n + 1)]
-            row = []
-            for a in cands:
-                st = world.clone()
-                st.apply_unchecked(a)
-                wins = rollout(st, views.copy(), [SplitMix64(x) for x in seeds[:n]], SplitMix64(seeds[n]))
-                row.append(wins[self.seat])
-            rounds.append(tuple(row))
-            if len(rounds) >= max_rounds:
-                break
-            if seconds is not None and time.perf_counter() - start >= seconds:
-                break
-        done = tuple(rounds)
-        action = choose(done, cands, self.settings["margin"])
-        result = RolloutResult(cands, done, cands[0], action, time.perf_counter() - start)
+        with self.deciding() as clock:
+            self.check_view(view)
+            cands = self.candidates(view)
+            rng = SplitMix64.from_generator(self.rng)
+            if len(cands) == 1:
+                result = RolloutResult(cands, (), cands[0], cands[0], clock.elapsed())
+                self.last = result
+                return result
+            count, seconds = self.rollouts(view, iterations)
+            max_rounds = max(1, (count or 0) // len(cands)) if count is not None else MAX_ROLLOUTS
+            end = math.inf if seconds is None else seconds - reserve(seconds)
+            expired: Expired | None = None if seconds is None else (lambda: clock.elapsed() >= end)
+            belief = posterior_for(self.game, view, self.settings["belief"])
+            n = self.game.num_players
+            rounds: list[tuple[float, ...]] = []
+            draw = 0.0  # seconds the last world took to draw
+            while end - clock.elapsed() > draw:
+                before = clock.elapsed()
+                world: GCBCState = self.game.resample(view, np.random.default_rng(rng.next()), belief)  # type: ignore[assignment]
+                draw = clock.elapsed() - before
+                views = SeatViews(n)
+                for s in range(n):
+                    views.settle(world, s)
+                seeds = [rng.next() for _ in range(n + 1)]
+                row = []
+                for a in cands:
+                    st = world.clone()
+                    st.apply_unchecked(a)
+                    wins = rollout(st, views.copy(), [SplitMix64(x) for x in seeds[:n]], SplitMix64(seeds[n]),
+                                   expired)
+                    if wins is None:
+                        break
+                    row.append(wins[self.seat])
+                if len(row) < len(cands):  # the time ran out in this round: it is dropped
+                    break
+                rounds.append(tuple(row))
+                if len(rounds) >= max_rounds:
+                    break
+            done = tuple(rounds)
+            action = choose(done, cands, self.settings["margin"]) if done else cands[0]
+            result = RolloutResult(cands, done, cands[0], action, clock.elapsed())
         self.last = result
         return result
 
@@ -320,6 +337,7 @@ class RolloutBot(Bot):
         return all(codec.ARRANGE <= a < codec.KEEP_EQUIP for a in legal)
 
     # --- the bot API -------------------------------------------------------------------------------
+    @on_the_clock
     def step(self, view: View) -> Action:
         """The rollouts' choice; a lone legal action and a layout are played as the heuristic would."""
         legal = self.check_view(view)
@@ -331,6 +349,7 @@ class RolloutBot(Bot):
             return HeuristicBot(self.game, self.seat, self.rng).step(view)
         return self.search(view).action
 
+    @on_the_clock
     def advise(self, view: View, budget: float | None = None) -> Advice:
         """Candidates ranked by their rollouts' mean win (the choice first), then the other actions.
 
@@ -342,13 +361,20 @@ class RolloutBot(Bot):
         scored, _ = score_view(self._gcbc(), view.to_json(), view.legal_actions)
         reasons = {a: why for a, _, why in scored}
         n = len(result.rounds)
-        means = result.means() if n else [1.0]
+        # no round: a lone candidate scores 1 (it is the choice), several keep the heuristic's order
+        alone = 1.0 if len(result.candidates) == 1 else 0.0
+        means = result.means() if n else [alone] * len(result.candidates)
         order = sorted(range(len(result.candidates)),
                        key=lambda i: (result.candidates[i] != result.action, -means[i], i))
         ranked = []
         for i in order:
             a = result.candidates[i]
-            why = (f"won {means[i]:.0%} of {n} rollouts" if n else "the heuristic's only candidate")
+            if n:
+                why = f"won {means[i]:.0%} of {n} rollouts"
+            elif len(result.candidates) == 1:
+                why = "the heuristic's only candidate"
+            else:
+                why = "no round of rollouts finished within the time budget; the heuristic's order"
             ranked.append(RankedAction(a, self.game.action_to_str(a), round(means[i], 4),
                                        f"{why}; heuristic: {reasons[a]}", visits=n,
                                        value=round(means[i], 4) if n else None))

@@ -9,18 +9,28 @@ rewards (coalition reduction for the detectives) and playout policy.
 Strength is the budget: ``iterations`` per move, or ``seconds`` per move when given (wall time, so
 not reproducible from a seed alone). The search draws from a SplitMix64 seeded from the bot's numpy
 generator at every decision, so a seeded bot replays the same game.
+
+A ``seconds`` budget is the whole decision's, from the moment the bot is asked
+(:class:`~bots.base.DecisionClock`): building the belief and the determinizer and preparing the
+root come out of it, and the search gets what is left less :func:`reserve` (the reading of its
+result and the search's own last clock check). Two things keep a decision within its tolerance
+(5% of the budget or 2 ms, whichever is more; :func:`solver.search.arena.overrun_tolerance`):
+searches on the Python rules read the clock after every iteration (``check_every=1``; the compiled
+kernel's 16 iterations take about 0.1 ms), and their sims end a line of play where it stands once
+the time is up (:class:`WinLossSim`), since one iteration through the Python rules can take longer
+than the tolerance.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option, RankedAction
+from bots.base import Advice, Bot, DecisionClock, Option, RankedAction, on_the_clock
 from bots.registry import ANY_GAME, register
 from solver.core import Action, ConfigError, Game, Seat, State, View
 from solver.search.ismcts import (
@@ -30,6 +40,7 @@ from solver.search.ismcts import (
     SearchParams,
     SearchResult,
     SearchTree,
+    is_compiled_determinizer,
     run_search,
 )
 from solver.search.rng import SplitMix64
@@ -39,25 +50,77 @@ if TYPE_CHECKING:
     from solver.games.police07.sim import Chase, FactorKeys
 
 
+#: A search's time is up (the sims' cut-off; see :meth:`WinLossSim.is_terminal`).
+Expired = Callable[[], bool]
+
+#: Seconds below which a search's budget is not cut: it then runs its least (one iteration, or
+#: the kernel's first ``check_every``) and the decision overruns by that much.
+MIN_SEARCH_SECONDS: Final = 1e-6
+#: How long after the search's own deadline its sims cut their lines of play: the search, whose
+#: deadline has then passed, stops at the clock check right after the cut iteration instead of
+#: starting another one that would be cut at once.
+CUTOFF_GRACE: Final = 1e-4
+
+
+def reserve(seconds: float) -> float:
+    """The part of a ``seconds`` budget kept back from the search: 1% of it, at least 0.3 ms and at
+    most 2 ms, for reading the result and for the search's last iterations after its deadline."""
+    return min(max(0.01 * seconds, 0.0003), 0.002)
+
+
 class WinLossSim(StateSim):
-    """:class:`StateSim` whose returns are 1 for a positive payoff, 0 for a negative one, else 1/2."""
+    """:class:`StateSim` whose returns are 1 for a positive payoff, 0 for a negative one, else 1/2.
+
+    With ``expired`` (the decision's time is up), a line of play that has left the root ends where
+    it stands once ``expired()`` is true (:meth:`is_terminal`).
+    """
+
+    def __init__(self, state: State, expired: Expired | None = None) -> None:
+        super().__init__(state)
+        self.expired = expired
+        #: an action was applied since this sim was drawn (it has left the root)
+        self.moved = False
+
+    def apply(self, action: Action) -> None:
+        """Apply without the legality check."""
+        self.moved = True
+        self.state.apply_unchecked(action)
+
+    def is_terminal(self) -> bool:
+        """True once the game is over; and below the root once the decision's time is up.
+
+        The iteration then ends as a depth-limited playout does, its returns read as the state
+        stands (1/2 for a game nobody has won yet), and the search stops at its next clock check.
+        At the root the game's own answer stands, so every search visits the root at least once.
+        """
+        if self.state.is_terminal():
+            return True
+        return self.moved and self.expired is not None and self.expired()
 
     def returns(self) -> list[float]:
         """Each seat's payoff mapped to a win (1.0), loss (0.0) or neither (0.5)."""
         return [1.0 if r > 0 else 0.0 if r < 0 else 0.5 for r in self.state.returns()]
 
     def copy(self) -> WinLossSim:
-        """An independent copy."""
-        return WinLossSim(self.state.clone())
+        """An independent copy (with the same cut-off)."""
+        return WinLossSim(self.state.clone(), self.expired)
 
 
-class WinLossDeterminizer(ResampleDeterminizer):
-    """:class:`ResampleDeterminizer` whose sims are :class:`WinLossSim`."""
+class CutOff:
+    """A determinizer whose sims a timed search cuts off (:meth:`ISMCTSBot.cut_off`): it hands
+    :attr:`expired` to every :class:`WinLossSim` it draws."""
+
+    #: the decision's time is up (None: an untimed search, never cut)
+    expired: Expired | None = None
+
+
+class WinLossDeterminizer(ResampleDeterminizer, CutOff):
+    """:class:`ResampleDeterminizer` whose sims are :class:`WinLossSim` (cut off by ``expired``)."""
 
     def sample(self, rng: SplitMix64) -> WinLossSim:
         """One consistent state, drawn by the game's own resampler."""
         state: State = super().sample(rng).state
-        return WinLossSim(state)
+        return WinLossSim(state, self.expired)
 
 
 _BUDGET_OPTIONS: dict[str, Option] = {
@@ -118,15 +181,44 @@ class ISMCTSBot(Bot):
         some kinds of decision); ``step`` and ``advise`` both search with it."""
         return self.budget(iterations)
 
+    def cut_off(self, determinizer: Determinizer, clock: DecisionClock, end: float) -> None:
+        """Let ``determinizer``'s sims end their lines of play once ``clock`` reads ``end`` (plus
+        :data:`CUTOFF_GRACE`): those whose iterations run the Python rules. Compiled sims need none."""
+        if isinstance(determinizer, CutOff):
+            determinizer.expired = lambda: clock.elapsed() >= end + CUTOFF_GRACE
+
     def search(self, view: View, budget: Budget | None = None) -> SearchResult:
-        """Run one search from ``view`` (this bot's seat must be to act)."""
-        self.check_view(view)
-        rng = SplitMix64.from_generator(self.rng)
-        result = run_search(self.determinizer(view), self.seat, budget or self.decision_budget(view), rng,
-                            self.params, keep=self.kept_tree())
+        """Run one search from ``view`` (this bot's seat must be to act).
+
+        A ``seconds`` budget counts from the decision's start (:meth:`~bots.base.Bot.deciding`),
+        so the search gets what the belief and the determinizer left of it (module docstring).
+        """
+        with self.deciding() as clock:
+            self.check_view(view)
+            budget = budget or self.decision_budget(view)
+            rng = SplitMix64.from_generator(self.rng)
+            determinizer = self.determinizer(view)
+            params = self.params
+            if not is_compiled_determinizer(determinizer):
+                # an iteration through the Python rules takes milliseconds: read the clock after each
+                params = dataclasses.replace(params, check_every=1)
+            if budget.seconds is not None:
+                self.cut_off(determinizer, clock, budget.seconds - reserve(budget.seconds))
+                budget = self.remaining(budget, clock)
+            result = run_search(determinizer, self.seat, budget, rng, params, keep=self.kept_tree())
         self.last = result
         return result
 
+    @staticmethod
+    def remaining(budget: Budget, clock: DecisionClock) -> Budget:
+        """``budget`` with its seconds cut to what ``clock``'s decision has left of them, less the
+        :func:`reserve` (at least :data:`MIN_SEARCH_SECONDS`)."""
+        if budget.seconds is None:
+            return budget
+        left = clock.left(budget.seconds) - reserve(budget.seconds)
+        return Budget(iterations=budget.iterations, seconds=max(left, MIN_SEARCH_SECONDS))
+
+    @on_the_clock
     def step(self, view: View) -> Action:
         """The most visited root action (a lone legal action is played without searching)."""
         legal = self.check_view(view)
@@ -134,6 +226,7 @@ class ISMCTSBot(Bot):
             return legal[0]
         return self.search(view).action
 
+    @on_the_clock
     def advise(self, view: View, budget: float | None = None) -> Advice:
         """Root actions ranked by visits, with visit shares, win chances and the belief.
 
@@ -289,6 +382,27 @@ class Police07ISMCTSBot(ISMCTSBot):
         # kept tree; with "path" it never is and each search starts afresh. He has no team, so
         # "team" keeps his own tree, as "seat" does.
         self._tree: SearchTree | None = None if reuse == "off" else SearchTree()
+        from solver.games.police07.sim import SimTables
+
+        role = self.role_settings
+        # The simulator's tables depend on the game and the settings only, so they are built once,
+        # with the bot (as nw2012's), not at every decision. Only the belief chase reads the sim's
+        # possible set; not tracking it saves time per playout.
+        self.tables = SimTables.build(
+            game, epsilon=self.settings["epsilon"], coalition_r=self.settings["coalition_r"],
+            chase=cast("Chase", role["chase"]), factor_keys=cast("FactorKeys", role["factor_keys"]),
+            track_possible=role["chase"] == "belief", filter_tree=role["move_filter"] == "tree",
+            joker_filter="same_stop" if role["move_filter"] == "tree" else "all")
+        if seat != 0 and self.settings["belief"] == "filter":
+            # The filter's tables are built on first use (tens of ms, once a process): here rather
+            # than in the first decision, which would overrun its time budget by that much.
+            from solver.belief.bitsets import mask_stops
+            from solver.belief.factor_model import load_model
+            from solver.belief.location_filter import adjacency
+
+            load_model()
+            adjacency(game.board)
+            mask_stops(0)
 
     def meet(self, table: Mapping[Seat, Bot]) -> None:
         """With ``reuse="team"``, detectives of this class and settings at the table share one tree.
@@ -326,6 +440,7 @@ class Police07ISMCTSBot(ISMCTSBot):
 
         return HeuristicBot(self.game, self.seat, self.rng)
 
+    @on_the_clock
     def step(self, view: View) -> Action:
         """The search's choice; a free-start placement is left to the heuristic bot."""
         self.check_view(view)
@@ -333,6 +448,7 @@ class Police07ISMCTSBot(ISMCTSBot):
             return self._placer().step(view)
         return super().step(view)
 
+    @on_the_clock
     def advise(self, view: View, budget: float | None = None) -> Advice:
         """The search's ranked actions; a free-start placement is ranked by the heuristic bot."""
         self.check_view(view)
@@ -343,18 +459,10 @@ class Police07ISMCTSBot(ISMCTSBot):
     def determinizer(self, view: View) -> Determinizer:
         """The Police 07 simulator's determinizer for ``view`` (compiled when built)."""
         from solver.games.police07.rules import Police07Game
-        from solver.games.police07.sim import SimTables, make_determinizer
+        from solver.games.police07.sim import make_determinizer
 
         if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker
             raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {self.game.name!r}")
-        role = self.role_settings
-        # Only the belief chase reads the sim's possible set; not tracking it saves time per playout.
-        tables = SimTables.build(self.game, epsilon=self.settings["epsilon"],
-                                 coalition_r=self.settings["coalition_r"], chase=cast("Chase", role["chase"]),
-                                 factor_keys=cast("FactorKeys", role["factor_keys"]),
-                                 track_possible=role["chase"] == "belief",
-                                 filter_tree=role["move_filter"] == "tree",
-                                 joker_filter="same_stop" if role["move_filter"] == "tree" else "all")
         belief = None
         if self.seat != 0 and self.settings["belief"] == "filter":
             from solver.belief.location_filter import filtered_belief
@@ -365,7 +473,7 @@ class Police07ISMCTSBot(ISMCTSBot):
 
             # Location categorisation (Nijssen & Winands 2012): likelier stops are drawn more often.
             belief = category_weights(self.game, view)
-        return make_determinizer(self.game, view, tables, belief)
+        return make_determinizer(self.game, view, self.tables, belief)
 
     def belief(self, view: View) -> dict[str, Any]:
         """Dr. Factor's possible stops as the seat's view allows (his own stop, for him)."""

@@ -53,7 +53,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option, RankedAction
+from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
 from bots.ismcts_bot import ISMCTSBot
 from bots.police07 import HeuristicBot
 from bots.registry import register
@@ -129,6 +129,10 @@ PARAMETERS: Final[tuple[Parameter, ...]] = (
     Parameter("factor_chase", "true", "recalled",
               "Dr. Factor's search: playout detectives chase his true stop (true) or a possible one",
               choices=("true", "belief")),
+    Parameter("factor_keys", "path", "recalled",
+              "Dr. Factor's search: one node per path of his (path, an ordinary tree) or paths with the "
+              "same public history that reach the same stop share one (stop: transpositions, as ismcts)",
+              choices=("path", "stop")),
     Parameter("final", "visits", "recalled",
               "the move played: the most visited root action (visits) or the best mean (value)",
               choices=("visits", "value")),
@@ -299,6 +303,8 @@ class NW2012Bot(ISMCTSBot):
             joker_filter="same_stop",
             filter_tree=s["move_filter"] == "tree",
             track_possible=chase == "belief",  # only the belief chase reads the possible set
+            # how Dr. Factor's key follows his moves, in his own search (the option's meaning)
+            factor_keys=s["factor_keys"] if factor else "path",
         )
         # Placement (free-start variant only) is outside NW2012: the heuristic's placement score.
         self.placer = HeuristicBot(game, seat, rng)
@@ -335,8 +341,12 @@ class NW2012Bot(ISMCTSBot):
         return filtered_actions(self.police_game, view)
 
     # --- the bot API ------------------------------------------------------------------------------------
+    @on_the_clock
     def step(self, view: View) -> Action:
-        """The most visited root action among the filtered ones (a lone one is played unsearched)."""
+        """The most visited root action among the filtered ones (a lone one is played unsearched).
+
+        A ``seconds`` budget counts from here: the move filter and the determinizer's location
+        weights are inside it, as for ``ismcts`` (:meth:`ISMCTSBot.search`)."""
         legal = self.check_view(view)
         if _is_setup(legal):
             return self.placer.step(view)
@@ -351,6 +361,7 @@ class NW2012Bot(ISMCTSBot):
         kept = tuple(s for s in result.stats if s.action in allowed)
         return choose(kept or result.stats, self.params.final)
 
+    @on_the_clock
     def advise(self, view: View, budget: float | None = None) -> Advice:
         """Root actions ranked by visits (filtered moves last, with the reason), and the belief.
 

@@ -27,6 +27,7 @@ from solver import games
 from solver.core import Action, ConfigError, IllegalActionError, View
 from solver.search import arena
 from solver.search.arena import BotSpec, play_game, wilson_interval
+from tests.test_ismcts_bot import FakeClock
 
 Z = 1.959963984540054
 HEURISTIC, RANDOM = BotSpec("heuristic"), BotSpec("random")
@@ -207,16 +208,6 @@ def test_an_illegal_move_names_the_bot_seat_and_seed(police07: Any) -> None:
 # --- time budgets ------------------------------------------------------------------------------
 
 
-class FakeClock:
-    """A clock that moves only when told: the arena reads it, the slow bot advances it."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class _Slow(Bot):
     """Takes ``seconds`` x ``factor`` of the fake clock on every decision, then plays the first legal
     action (``factor`` 1: on budget)."""
@@ -245,7 +236,7 @@ def slow(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeClock]:
     serial games read instead of the wall clock."""
     registry.bots_for("police07")
     monkeypatch.setitem(registry._registry.setdefault("police07", {}), "slow", _Slow)
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     monkeypatch.setattr(_Slow, "fake_clock", clock)
     monkeypatch.setattr(arena, "play_game", functools.partial(play_game, clock=clock))
     yield clock

@@ -27,6 +27,7 @@ from solver.games.gcbc.rules import GCBCState
 from solver.search.ismcts import ActionStats, Budget, choose
 from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position, play_out
+from tests.test_ismcts_bot import FakeClock
 
 
 @pytest.mark.parametrize("players,seed,decisions", [(4, 1, 10), (6, 2, 40), (8, 3, 70)])
@@ -593,3 +594,70 @@ def test_search_as_option() -> None:
     bot = bots.make(game, "ismcts", seat=me, rng=0, search_as=other)
     with pytest.raises(ConfigError, match="budget must be at least 1 iteration"):
         bot.advise(state.view(me), budget=0)
+
+
+# --- the time budget is the whole decision's ---------------------------------------------------
+
+
+def test_the_pool_stops_drawing_worlds_when_its_share_is_spent() -> None:
+    state = heuristic_position(6, 5, 30)
+    me = state.current_player()
+    det = PoolDeterminizer(state.game, state.view(me), None, 8)
+    drawn: list[int] = []
+    det.pool_full = lambda: (drawn.append(len(det.pool)) or len(det.pool) >= 3)
+    det.sample(SplitMix64(1))
+    assert len(det.pool) == 3 and drawn == [1, 2, 3]  # asked after each world, never before the first
+    always = PoolDeterminizer(state.game, state.view(me), None, 8)
+    always.pool_full = lambda: True
+    always.sample(SplitMix64(1))
+    assert len(always.pool) == 1  # at least one world
+
+
+def test_a_timed_search_counts_the_posterior_and_cuts_its_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The posterior, the root's ranking and the pool are inside the seconds budget: the search gets
+    what they left, reads the clock after every iteration, the pool stops at its share of the time,
+    and a line of play below the root ends once the time is up."""
+    from bots import ismcts_bot
+    from bots.gcbc_ismcts import POOL_SHARE
+
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    view = state.view(me)
+    bot = bots.make(state.game, "ismcts", seat=me, rng=0, seconds=0.5)
+    assert isinstance(bot, GCBCISMCTSBot)
+    clock = FakeClock(10.0)
+    bot.clock = clock
+    real_det = bot.determinizer
+    dets: list[PoolDeterminizer] = []
+
+    def slow(v: object) -> PoolDeterminizer:
+        clock.now += 0.2  # the posterior and the ranking, say
+        dets.append(real_det(v))  # type: ignore[arg-type]
+        return dets[-1]
+
+    monkeypatch.setattr(bot, "determinizer", slow)
+    seen: list[tuple[Budget, int]] = []
+    real_run = ismcts_bot.run_search
+
+    def spy(det: object, seat: int, budget: Budget, rng: SplitMix64, params: object,
+            keep: object = None) -> object:
+        seen.append((budget, params.check_every))  # type: ignore[attr-defined]
+        return real_run(det, seat, Budget(iterations=8), rng, params, keep=keep)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ismcts_bot, "run_search", spy)
+    assert bot.step(view) in view.legal_actions
+    end = 0.5 - ismcts_bot.reserve(0.5)
+    assert len(seen) == 1 and seen[0][1] == 1 and seen[0][0].iterations is None
+    assert seen[0][0].seconds == pytest.approx(end - 0.2)
+    det = dets[0]
+    assert det.expired is not None and det.pool_full is not None
+    assert not det.pool_full() and not det.expired()  # the fake clock stood still since
+    clock.now = 10.0 + 0.2 + POOL_SHARE * (end - 0.2) + 1e-9
+    assert det.pool_full() and not det.expired()
+    sim = det.sample(SplitMix64(2))
+    assert sim.expired is det.expired and sim.copy().expired is det.expired
+    sim.apply(sim.legal_actions()[0])
+    assert not sim.is_terminal()
+    clock.now = 10.0 + end + ismcts_bot.CUTOFF_GRACE + 1e-9
+    assert det.expired() and sim.is_terminal() and sim.returns() == [0.5] * 6
+    assert not det.sample(SplitMix64(3)).is_terminal()  # a fresh line of play is at the root

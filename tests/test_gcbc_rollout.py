@@ -22,6 +22,7 @@ from solver.games.gcbc import codec
 from solver.games.gcbc.rules import GCBCState
 from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position, play_out
+from tests.test_ismcts_bot import FakeClock
 
 
 @pytest.mark.parametrize("players,seed", [(4, 1), (6, 2), (8, 3)])
@@ -122,7 +123,7 @@ def test_same_view_same_choice() -> None:
 
 def test_candidates_window_share_and_seconds() -> None:
     """Candidates are the heuristic's best ``top`` (pass added in a window); a window decision gets
-    ``window_share`` of the rollouts; a seconds budget plays whole rounds (at least one)."""
+    ``window_share`` of the rollouts; a seconds budget keeps whole rounds only."""
     game = games.load("gcbc", players=4)
     rng = np.random.default_rng(8)
     state = game.new_initial_state()
@@ -149,7 +150,9 @@ def test_candidates_window_share_and_seconds() -> None:
             assert result.rollouts == len(cands) * max(1, (10 if window else 40) // len(cands))
             timed = bots.make(game, "rollout", seat=seat, rng=1, seconds=0.001)
             assert isinstance(timed, RolloutBot)
-            assert len(timed.search(view).rounds) >= 1
+            found = timed.search(view)
+            assert found.action in found.candidates
+            assert all(len(r) == len(found.candidates) for r in found.rounds)
         state.apply(seated[seat].step(view))
 
 
@@ -200,3 +203,69 @@ def test_bad_options(options: dict[str, object], match: str) -> None:
 def test_gcbc_only() -> None:
     with pytest.raises(ConfigError, match="gcbc only"):
         RolloutBot(games.load("police07"), 1, np.random.default_rng(0))
+
+
+# --- the time budget is the whole decision's ---------------------------------------------------
+
+
+STEP = 0.001  # fake seconds per heuristic move in a rollout
+
+
+def timed_rollout_bot(seconds: float,
+                      monkeypatch: pytest.MonkeyPatch) -> tuple[RolloutBot, FakeClock, object]:
+    """A rollout bot on a fake clock that moves STEP at every heuristic move of its rollouts, and the
+    position it decides (an announcement: several candidates)."""
+    from bots import gcbc_rollout
+
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    bot = bots.make(state.game, "rollout", seat=me, rng=0, seconds=seconds)
+    assert isinstance(bot, RolloutBot)
+    clock = FakeClock(10.0)
+    bot.clock = clock
+    real = gcbc_rollout.heuristic_action
+
+    def move(*args: object) -> int:
+        clock.now += STEP
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gcbc_rollout, "heuristic_action", move)
+    return bot, clock, state.view(me)
+
+
+@pytest.mark.parametrize("seconds", [0.05, 0.6, 2.0])
+def test_a_seconds_budget_stops_within_one_move_and_keeps_whole_rounds(
+    seconds: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rollouts stop at the first move past the time left (less the reserve), a round cut short
+    is dropped, and without a whole round the heuristic's choice is played."""
+    from bots.ismcts_bot import reserve
+
+    bot, clock, view = timed_rollout_bot(seconds, monkeypatch)
+    result = bot.search(view)  # type: ignore[arg-type]
+    assert clock.now - 10.0 <= seconds - reserve(seconds) + STEP + 1e-9
+    assert len(result.candidates) > 1
+    assert all(len(r) == len(result.candidates) for r in result.rounds)
+    if not result.rounds:
+        assert result.action == result.base == result.candidates[0]
+    if seconds == 0.05:
+        assert result.rounds == ()  # a round of rollouts takes far longer than 50 fake ms
+        advice = bot.advise(view)  # type: ignore[arg-type]
+        assert "no round of rollouts finished" in advice.ranked[1].reason
+
+
+def test_no_round_starts_with_less_time_left_than_a_world_takes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing a world cannot be stopped: once the time left is shorter than the last draw took, no
+    further round starts."""
+    bot, clock, view = timed_rollout_bot(100.0, monkeypatch)
+    real = bot.game.resample
+    draws: list[float] = []
+
+    def resample(*args: object, **kwargs: object) -> object:
+        draws.append(clock.now)
+        clock.now += 60.0  # one world: more than half the budget
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.game, "resample", resample)
+    result = bot.search(view)  # type: ignore[arg-type]
+    assert len(draws) == 1 and len(result.rounds) == 1

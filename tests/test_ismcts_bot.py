@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 import bots
+from bots import ismcts_bot
 from bots.base import Bot
 from bots.ismcts_bot import ISMCTSBot, Police07ISMCTSBot, WinLossDeterminizer
 from solver import games
 from solver.core import ConfigError, State, View
+from solver.search.ismcts import Budget, SearchParams
 from solver.search.rng import SplitMix64
 from tests.test_bots import play
 from tests.toygame import HiddenPass
@@ -207,7 +209,138 @@ def test_seconds_budget() -> None:
     bot = bots.make(GAME, "ismcts", seat=0, rng=0, seconds=0.05)
     assert isinstance(bot, ISMCTSBot)
     assert bot.step(state.view(0)) in state.legal_actions()
-    assert bot.last is not None and bot.last.elapsed >= 0.05
+    assert bot.last is not None and bot.last.iterations >= 1
+
+
+# --- the time budget is the whole decision's ---------------------------------------------------
+
+
+class FakeClock:
+    """A clock that moves only when a test moves it (the bots' and the arena's tests share it)."""
+
+    def __init__(self, now: float = 50.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def spy_search(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Budget, SearchParams]]:
+    """Record the budget and parameters each search gets, and search 20 iterations instead."""
+    seen: list[tuple[Budget, SearchParams]] = []
+    real = ismcts_bot.run_search
+
+    def spy(det: Any, seat: int, budget: Budget, rng: SplitMix64, params: SearchParams,
+            keep: Any = None) -> Any:
+        seen.append((budget, params))
+        return real(det, seat, Budget(iterations=20), rng, params, keep=keep)
+
+    monkeypatch.setattr(ismcts_bot, "run_search", spy)
+    return seen
+
+
+def slow_bot(name: str, seat: int, seconds: float,
+             monkeypatch: pytest.MonkeyPatch) -> tuple[ISMCTSBot, list[tuple[Budget, SearchParams]]]:
+    """Bot ``name`` for ``seat`` with a 0.05 s budget on a fake clock, whose determinizer takes
+    ``seconds`` of it; and the list :func:`spy_search` fills."""
+    bot = bots.make(GAME, name, seat=seat, rng=0, seconds=0.05)
+    assert isinstance(bot, ISMCTSBot)
+    clock = FakeClock()
+    bot.clock = clock
+    real = bot.determinizer
+
+    def slow(view: View) -> Any:
+        clock.now += seconds
+        return real(view)
+
+    monkeypatch.setattr(bot, "determinizer", slow)
+    return bot, spy_search(monkeypatch)
+
+
+@pytest.mark.parametrize(("name", "seat"), [("ismcts", 1), ("ismcts", 0), ("nw2012", 1), ("nw2012", 0)])
+def test_the_determinizer_is_inside_the_seconds_budget(
+    name: str, seat: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock starts when the bot is asked: what building the belief and the determinizer took
+    is not searched, and the search keeps back the reserve for reading its result."""
+    view = police_state(PREFIX + ["taxi 87"] if seat else PREFIX).view(seat)
+    bot, seen = slow_bot(name, seat, 0.03, monkeypatch)
+    assert bot.step(view) in view.legal_actions
+    bot.advise(view)
+    assert [b.seconds for b, _ in seen] == pytest.approx([0.05 - 0.03 - ismcts_bot.reserve(0.05)] * 2)
+    assert all(b.iterations is None for b, _ in seen)
+    assert seen[0][1].check_every == bot.params.check_every  # compiled or not, the bot's own
+    assert bot._decision is None  # the decision's clock stops with the decision
+
+
+def test_a_decision_already_over_its_budget_searches_least(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = police_state(PREFIX).view(0)
+    bot, seen = slow_bot("ismcts", 0, 0.08, monkeypatch)
+    assert bot.step(view) in view.legal_actions
+    assert seen[0][0].seconds == ismcts_bot.MIN_SEARCH_SECONDS
+
+
+def test_the_simulator_tables_are_built_once_with_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    from solver.games.police07 import sim
+
+    bot = bots.make(GAME, "ismcts", seat=1, rng=0, iterations=10)
+    assert isinstance(bot, Police07ISMCTSBot)
+    built: list[Any] = []
+    monkeypatch.setattr(sim.SimTables, "build", lambda *a, **k: built.append(a))
+    view = police_state(PREFIX + ["taxi 87"]).view(1)
+    bot.step(view)
+    bot.step(view)
+    assert built == []  # no decision builds them again
+
+
+def test_the_generic_bot_reads_the_clock_every_iteration_and_cuts_playouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On the Python rules an iteration can outlast the tolerance: the search checks the clock after
+    each one, and a line of play that left the root ends once the decision's time is up."""
+    game = HiddenPass(players=2, rounds=2)
+    state = game.new_initial_state()
+    state.apply(3)
+    state.apply(0)
+    bot = ISMCTSBot(game, 0, np.random.default_rng(0), seconds=0.05)
+    clock = FakeClock()
+    bot.clock = clock
+    dets: list[Any] = []
+    real = bot.determinizer
+
+    def keep(view: View) -> Any:
+        dets.append(real(view))
+        return dets[-1]
+
+    monkeypatch.setattr(bot, "determinizer", keep)
+    seen = spy_search(monkeypatch)
+    bot.step(state.view(0))
+    assert seen[0][1].check_every == 1
+    det = dets[0]
+    assert isinstance(det, WinLossDeterminizer) and det.expired is not None
+    sim = det.sample(SplitMix64(1))
+    sim.apply(sim.legal_actions()[0])
+    assert not det.expired() and not sim.is_terminal()
+    clock.now += 0.05 - ismcts_bot.reserve(0.05) + ismcts_bot.CUTOFF_GRACE + 1e-9  # the cut-off
+    assert det.expired() and sim.is_terminal()
+
+
+def test_a_cut_sim_ends_its_line_of_play_below_the_root_only() -> None:
+    game = HiddenPass(players=2, rounds=2)
+    state = game.new_initial_state()
+    state.apply(3)
+    state.apply(0)
+    up = [False]
+    det = WinLossDeterminizer(game, state.view(0))
+    det.expired = lambda: up[0]
+    sim = det.sample(SplitMix64(0))
+    up[0] = True
+    assert not sim.is_terminal()  # at the root the game's own answer: every search visits the root
+    sim.apply(sim.legal_actions()[0])
+    assert sim.is_terminal() and sim.returns() == [0.5, 0.5]  # ended where it stands, nobody won
+    assert sim.copy().expired is det.expired
+    up[0] = False
+    assert not sim.is_terminal()
 
 
 def test_lone_action_needs_no_search() -> None:

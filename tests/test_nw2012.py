@@ -114,6 +114,7 @@ def test_defaults_are_the_documented_parameters() -> None:
     assert bot.tables.joker_filter == "same_stop"
     factor = nw(GAME, 0)
     assert factor.params.c == by_name["c_factor"] and factor.tables.chase == by_name["factor_chase"]
+    assert factor.tables.factor_keys == by_name["factor_keys"] == "path"  # an ordinary tree, until measured
 
 
 @pytest.mark.parametrize(
@@ -132,6 +133,8 @@ def test_defaults_are_the_documented_parameters() -> None:
         (0, {"move_filter": "playout"}, lambda b: b.tables.filter_factor_moves
          and b.tables.joker_filter == "same_stop" and not b.tables.filter_tree),
         (0, {"factor_chase": "belief"}, lambda b: b.tables.chase == "belief" and b.tables.track_possible),
+        (0, {"factor_keys": "stop"}, lambda b: b.tables.factor_keys == "stop"),
+        (1, {"factor_keys": "stop"}, lambda b: b.tables.factor_keys == "path"),  # his own search only
         (1, {"final": "value"}, lambda b: b.params.final == "value"),
         (1, {"iterations": 7}, lambda b: b.budget().iterations == 7),
         (1, {"seconds": 0.5}, lambda b: b.budget().seconds == 0.5),
