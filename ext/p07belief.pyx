@@ -11,8 +11,8 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
 from solver._ext.p07bits cimport (
-    bits_and, bits_andnot, bits_clear, bits_copy, bits_count, bits_expand, bits_expand_block,
-    bits_has, bits_keep, bits_nth, bits_set, bits_stop_nbrs, bits_unset,
+    bits_and, bits_andnot, bits_clear, bits_copy, bits_count, bits_drop_cornered, bits_expand,
+    bits_expand_block, bits_has, bits_keep, bits_nth, bits_set, bits_stop_nbrs, bits_unset,
 )
 from solver._ext.rng cimport SplitMix, sm_below
 
@@ -102,6 +102,10 @@ cdef class LocationTracker:
 
     cdef int c_strike(self, int stop) noexcept nogil:
         bits_unset(self.now, stop)
+        return bits_count(self.now)
+
+    cdef int c_drop_cornered(self, int line_mask, const uint64_t* blocked) noexcept nogil:
+        bits_drop_cornered(self.now, self.nbr, line_mask, blocked)
         return bits_count(self.now)
 
     cdef int c_count(self) noexcept nogil:
@@ -224,6 +228,15 @@ cdef class LocationTracker:
         """A detective caught him at ``stop``: the set becomes ``{stop}`` (or empty if impossible)."""
         self._check_stop(stop)
         return self.c_keep(stop)
+
+    def drop_cornered(self, int line_mask, blocked_mask):
+        """His turn went on: strike out every stop from which he had no legal move (see the pure
+        twin for the rule); returns how many stops he may be at now."""
+        cdef uint64_t blocked[4]
+        if line_mask < 0 or line_mask > 15:
+            raise ValueError(f"line mask {line_mask} is not 0..15")
+        _from_int(blocked_mask, blocked)
+        return self.c_drop_cornered(line_mask, blocked)
 
     def undo(self):
         """Take back the last move and every update after it."""

@@ -13,6 +13,7 @@ from solver._ext.rng cimport SplitMix, sm_next, sm_below, sm_uniform
 from solver._ext.simbase cimport Sim, CDeterminizer, SIM_MAX_ACTIONS, SIM_TERMINAL
 from solver._ext.p07bits cimport (
     bits_clear, bits_set, bits_unset, bits_has, bits_count, bits_andnot, bits_expand, bits_nth, bits_copy,
+    bits_drop_cornered,
 )
 
 from solver.games.police07 import codec as _codec
@@ -194,6 +195,20 @@ cdef inline void check_cornered(const P07Consts* C, P07Core* s) noexcept nogil:
         end_game(C, s, 1)
 
 
+cdef void drop_cornered(const P07Consts* C, P07Core* s) noexcept nogil:
+    # sim._drop_cornered: past a cornered check, or at a double, the public set loses every stop where he would
+    # have had no legal move (the lines his stock rides: bitsets.factor_lines)
+    cdef int* tk = s.tk
+    cdef int lines
+    if not C.track_possible:
+        return
+    if tk[3] != 0:
+        lines = 15
+    else:
+        lines = (1 if tk[0] != 0 else 0) | (2 if tk[1] != 0 else 0) | (4 if tk[2] != 0 else 0)
+    bits_drop_cornered(s.poss, C.nbr, lines, s.occ)
+
+
 cdef void start_factor_turn(const P07Consts* C, P07Core* s) noexcept nogil:
     s.phase = FACTOR_PHASE
     s.piece = 0
@@ -202,6 +217,8 @@ cdef void start_factor_turn(const P07Consts* C, P07Core* s) noexcept nogil:
     s.shown_this_turn = False
     if not can_show(C, s):
         check_cornered(C, s)
+        if s.phase != OVER:
+            drop_cornered(C, s)
 
 
 cdef void start_detectives(const P07Consts* C, P07Core* s) noexcept nogil:
@@ -249,6 +266,7 @@ cdef void factor_action(const P07Consts* C, P07Core* s, int action) noexcept nog
         s.key_public = mix_key(s.key_public, <uint64_t>action)
         tk[4] -= 1
         s.double_steps = 2
+        drop_cornered(C, s)  # double is legal only with a first move
         return
     combo = action >> 8
     stop = action & 255
@@ -275,6 +293,8 @@ cdef void factor_action(const P07Consts* C, P07Core* s, int action) noexcept nog
         s.double_steps = 1
         if not has_move(C, s, 0):
             end_game(C, s, 1)  # cornered: no second move for his double
+        else:
+            drop_cornered(C, s)
         return
     s.double_steps = 0
     start_detectives(C, s)

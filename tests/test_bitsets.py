@@ -32,6 +32,7 @@ from solver.belief.bitsets import (
     MAX_MOVES,
     TICKET_LINES,
     LocationTracker,
+    factor_lines,
     make_tracker,
     mask_stops,
     neighbour_masks,
@@ -160,13 +161,23 @@ def update(trackers: list[Any], method: str, *args: int) -> None:
 def feed(state: Any, action: int, trackers: list[Any]) -> None:
     """Apply ``action`` to ``state`` and the matching update to every tracker."""
     placing = state.phase == 0  # Phase.SETUP: state.piece is the piece being placed
+    factor_turn = state.phase == 1  # Phase.FACTOR
     piece = state.piece if placing else state.acting_piece()
-    blocked = stop_mask([s for s in state.pos[1:] if s])
+    blocked = blocked_now(state)
     state.apply(action)
+    # Where the rules check for a cornered Dr. Factor and the game goes on, he was not cornered
+    # (rules.py: his turn start unless he may show first, between the moves of a double; a double
+    # is offered only with a first move).
+    live = state.phase == 1
+    turn_start = live and not factor_turn and not (state.game.voluntary_show and state.visible_at == 0)
+    between = live and codec.is_move(action) and piece == 0 and state.double_steps == 1
+    cornered_check = turn_start or between or action == codec.DOUBLE
     if placing:
         if piece == 0:
             for t in trackers:
                 t.reset(action % 256)
+        if cornered_check and trackers[0].start:
+            update(trackers, "drop_cornered", factor_lines(*state.tickets[0][:4]), blocked_now(state))
         return
     if action == codec.SHOW:
         update(trackers, "show", state.pos[0])
@@ -178,8 +189,15 @@ def feed(state: Any, action: int, trackers: list[Any]) -> None:
         stop = action % 256
         caught = state.is_terminal() and state.winner == 1 and stop == state.pos[0]
         update(trackers, "capture" if caught else "strike", stop)
+    if cornered_check:
+        update(trackers, "drop_cornered", factor_lines(*state.tickets[0][:4]), blocked_now(state))
     if state.is_terminal() and trackers[0].start:
         update(trackers, "show", state.pos[0])  # he shows himself at the end, however it ends
+
+
+def blocked_now(state: Any) -> int:
+    """The stops the detective pieces stand on."""
+    return stop_mask([s for s in state.pos[1:] if s])
 
 
 def check_paths(trackers: list[Any], seed: int) -> None:
@@ -232,7 +250,7 @@ def play(game: Any, seed: int, brute: bool, counts: Counter[str]) -> None:
         where = f"seed {seed}: {json.dumps(state.to_json()['actions'])}"
         assert_same(trackers, where)
         seat = state.current_player()
-        if state.pos[0] and (seat > 0 or state.is_terminal()) and trackers[0].start:
+        if state.pos[0] and not state.is_chance_node() and trackers[0].start:
             truth = state.pos[0]
             assert all(t.contains(truth) for t in trackers), where
             look = seat if seat > 0 else 1
@@ -329,6 +347,38 @@ def test_shown_stop_pins_the_set(budapest_trackers: list[Any]) -> None:
     assert_same(budapest_trackers, "shown")
 
 
+def test_drop_cornered_by_hand(budapest_trackers: list[Any]) -> None:
+    """Issue 19's position: 133's only links are taxi links to 130 and 138. With detectives on both
+    it goes, whatever his tickets; a free 130 or a taxi-less stock decides for each stop alike."""
+    board = solver.games.load("police07").board
+    assert set(board.neighbours[0][133]) == {130, 138} and not any(
+        board.neighbours[line][133] for line in (1, 2, 3))
+    around = stop_mask([130, 138])
+    for t in budapest_trackers:
+        t.reset(133)
+        assert t.drop_cornered(ALL_LINES, 0) == 1                # nobody near: he can move
+        assert t.drop_cornered(TICKET_LINES[1], 0) == 0          # bus only: no bus line at 133
+    for t in budapest_trackers:
+        t.reset(130)
+        t.factor_move(TICKET_LINES[0], 0)                        # a hidden taxi move from 130
+        before = t.stops()
+        assert 133 in before
+        assert t.drop_cornered(TICKET_LINES[0], stop_mask([130])) == len(before)  # 138 is free
+        assert t.drop_cornered(TICKET_LINES[0], around) == t.count()
+        # Read off the neighbour lists: a stop stays when a taxi link leads off it to a free stop.
+        assert t.stops() == [s for s in before if set(board.neighbours[0][s]) - {130, 138}]
+        assert 133 not in t.stops() and t.history()[0][1] == stop_mask([130])  # history untouched
+        assert t.drop_cornered(0, 0) == 0                        # no usable ticket: cornered anywhere
+    assert_same(budapest_trackers, "drop_cornered")
+
+
+def test_factor_lines_read_the_stock_as_the_rules() -> None:
+    assert factor_lines(3, 3, 2, 2) == ALL_LINES                 # a joker rides every line
+    assert factor_lines(0, 4, 0, 0) == TICKET_LINES[1]
+    assert factor_lines(-1, -1, -1, 0) == TICKET_LINES[0] | TICKET_LINES[1] | TICKET_LINES[2]
+    assert factor_lines(0, 0, 0, 0) == 0
+
+
 @pytest.mark.parametrize(
     ("call", "error"),
     [
@@ -342,6 +392,10 @@ def test_shown_stop_pins_the_set(budapest_trackers: list[Any]) -> None:
         (lambda t: t.factor_move(1, -1), ValueError),
         (lambda t: t.factor_move(1, 1 << 256), ValueError),
         (lambda t: t.factor_move(1, 0, 197), ValueError),
+        (lambda t: t.drop_cornered(-1, 0), ValueError),
+        (lambda t: t.drop_cornered(16, 0), ValueError),
+        (lambda t: t.drop_cornered(1, -1), ValueError),
+        (lambda t: t.drop_cornered(1, 1 << 256), ValueError),
         (lambda t: t.nth(5), IndexError),
         (lambda t: t.nth(-1), IndexError),
         (lambda t: t.before(3), IndexError),

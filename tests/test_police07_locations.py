@@ -8,9 +8,11 @@ keeps the branches at the shown stop. A branch the engine refuses to continue (a
 have caught him there, he would have been cornered) dies. Branches that reach the same stop for Dr.
 Factor are merged: the rules never look at how he got there (the ticket stocks, his move count and
 every detective are the same on every branch), so the set of stops reached is exactly the set of
-end points of all Factor paths consistent with the view. At every detective decision the surviving
-branches must show that detective exactly the view the real game shows him, and their stops must be
-the set ``possible_locations`` computes.
+end points of all Factor paths consistent with the view. At every decision (a detective's, and
+Dr. Factor's own as a detective sees it: a branch on which he would have been cornered has ended)
+the surviving branches must show that detective exactly the view the real game shows him, and their
+stops must be the set ``possible_locations`` computes. ``tests/p07_bruteforce.py`` is a second,
+stricter brute force (every legal action of every branch, whole views at every decision).
 """
 
 from __future__ import annotations
@@ -86,8 +88,8 @@ class Branches:
 
 
 def random_game_with_checks(game: Any, seed: int, resample_every: int = 0) -> dict[str, int]:
-    """Play a random game; at every detective decision compare the location set with the brute force,
-    and every ``resample_every``-th one check resampling. Returns counters of what was checked."""
+    """Play a random game; at every decision compare the location set with the brute force, and
+    every ``resample_every``-th one check resampling. Returns counters of what was checked."""
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
     branches = Branches(game)
@@ -95,8 +97,7 @@ def random_game_with_checks(game: Any, seed: int, resample_every: int = 0) -> di
     counts: Counter[str] = Counter()
     while True:
         seat = state.current_player()
-        detective_turn = seat > 0 or state.is_terminal()
-        if detective_turn:
+        if not state.is_chance_node():  # every decision, Dr. Factor's too (issue 19), and the end
             look = seat if seat > 0 else 1
             view = state.view(look)
             data = view.to_json()

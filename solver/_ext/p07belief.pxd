@@ -30,6 +30,8 @@ cdef class LocationTracker:
     cdef int c_factor_move(self, int line_mask, const uint64_t* blocked, int shown) noexcept nogil
     cdef int c_keep(self, int stop) noexcept nogil
     cdef int c_strike(self, int stop) noexcept nogil
+    # strikes out the stops from which no line of line_mask (0..15) leads to a stop outside blocked
+    cdef int c_drop_cornered(self, int line_mask, const uint64_t* blocked) noexcept nogil
     cdef int c_count(self) noexcept nogil
     # writes n_moves + 1 stops into out (the stop before each move, then last); -1 if last is not
     # in the set

@@ -130,3 +130,22 @@ cdef inline void bits_expand_block(uint64_t* out, const uint64_t* src,
             word &= word - 1
             m = block + s * 4
             out[0] |= m[0]; out[1] |= m[1]; out[2] |= m[2]; out[3] |= m[3]
+
+
+cdef inline void bits_drop_cornered(uint64_t* b, const uint64_t* nbr, int line_mask,
+                                    const uint64_t* blocked) noexcept nogil:
+    # b = the stops of b from which one link of a line in line_mask reaches a stop outside blocked:
+    # where Dr. Factor has a legal move (a cornered stop cannot be his once his turn has gone on).
+    # Shared by the location tracker (p07belief.pyx) and the simulator's public set (p07sim.pyx).
+    cdef int w, s
+    cdef uint64_t word
+    cdef uint64_t moves[4]
+    for w in range(BITS_WORDS):
+        word = b[w]
+        while word:
+            s = (w << 6) | __builtin_ctzll(word)
+            word &= word - 1
+            bits_stop_nbrs(moves, nbr, s, line_mask)
+            bits_andnot(moves, blocked)
+            if bits_empty(moves):
+                bits_unset(b, s)

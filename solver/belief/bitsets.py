@@ -22,8 +22,10 @@ a joker rides all four, the water bus included, which only Dr. Factor can ride).
 The tracker (:class:`LocationTracker`) is the detectives' knowledge of where Dr. Factor is: the set
 starts at his start stop; each move he makes spreads it one link along the ticket's lines, minus
 the stops detectives stand on when he moves; a shown move or a voluntary show narrows it to one
-stop; a detective who lands on a stop without catching him strikes it out. It keeps the set from
-before every move, so a whole path consistent with what the detectives saw can be drawn backwards
+stop; a detective who lands on a stop without catching him strikes it out; and once his turn has
+gone on past a point where the rules would have ended it had he no legal move, every stop from which
+he has none is struck out (:meth:`LocationTracker.drop_cornered`). It keeps the set from before
+every move, so a whole path consistent with what the detectives saw can be drawn backwards
 from any stop of the current set (Nijssen & Winands 2012, "Monte-Carlo Tree Search for the
 Hide-and-Seek Game Scotland Yard", IEEE TCIAIG 4(4): determinization over the possible locations).
 
@@ -110,9 +112,12 @@ def neighbour_masks(board: Board) -> tuple[tuple[StopMask, ...], ...]:
 
 
 @lru_cache(maxsize=128)
-def _union_masks(board: Board, line_mask: LineMask) -> tuple[StopMask, ...]:
-    # The pure tracker expands through one precomputed union per line mask, one OR per stop in
-    # the set instead of one per stop and line; the result is the same union either way.
+def union_masks(board: Board, line_mask: LineMask) -> tuple[StopMask, ...]:
+    """``[stop]`` -> the stops one link of any line in ``line_mask`` away (cached per board and mask).
+
+    The pure twins expand through one precomputed union per line mask, one OR per stop in the set
+    instead of one per stop and line; the result is the same union either way.
+    """
     per_line = neighbour_masks(board)
     lines = [line for line in range(NUM_LINES) if line_mask >> line & 1]
     return tuple(reduce(or_, (per_line[line][s] for line in lines), 0) for s in range(board.num_stops + 1))
@@ -123,13 +128,33 @@ def neighbour_words(board: Board) -> npt.NDArray[np.uint64]:
     """The neighbour masks as a flat read-only uint64 array in the p07bits.pxd layout, with the
     any-line block appended (see the module docstring; cached per board)."""
     table = np.zeros((NUM_LINES + 1) * 256 * WORDS, dtype=np.uint64)
-    blocks = (*neighbour_masks(board), _union_masks(board, ALL_LINES))
+    blocks = (*neighbour_masks(board), union_masks(board, ALL_LINES))
     for line, per_stop in enumerate(blocks):
         for s, mask in enumerate(per_stop):
             for w in range(WORDS):
                 table[((line * 256) + s) * WORDS + w] = (mask >> (64 * w)) & 0xFFFF_FFFF_FFFF_FFFF
     table.setflags(write=False)  # shared by every tracker on the board through the cache
     return table
+
+
+def factor_lines(taxi: int, bus: int, metro: int, joker: int) -> LineMask:
+    """The lines Dr. Factor can ride with this ticket stock, as the rules' legal moves read it
+    (``solver/games/police07/_moves.py``): a count of 0 bars a kind and one below 0 is unlimited; a
+    joker rides all four lines, the water bus included; 0 when he holds no usable ticket."""
+    if joker != 0:
+        return ALL_LINES
+    return (TAXI if taxi else 0) | (BUS if bus else 0) | (METRO if metro else 0)
+
+
+def movable(mask: StopMask, moves: tuple[StopMask, ...], blocked_mask: StopMask) -> StopMask:
+    """The stops ``s`` of ``mask`` with a stop of ``moves[s]`` outside ``blocked_mask``: where he has
+    a legal move (``moves``: :func:`union_masks` of the lines he can ride)."""
+    keep = 0
+    for per_value, byte in zip(_byte_stops(), mask.to_bytes(WORDS * 8, "little"), strict=True):
+        for s in per_value[byte]:
+            if moves[s] & ~blocked_mask:
+                keep |= 1 << s
+    return keep
 
 
 class Tracker(Protocol):
@@ -148,6 +173,7 @@ class Tracker(Protocol):
     def show(self, stop: Stop) -> int: ...
     def strike(self, stop: Stop) -> int: ...
     def capture(self, stop: Stop) -> int: ...
+    def drop_cornered(self, line_mask: LineMask, blocked_mask: StopMask) -> int: ...
     def undo(self) -> None: ...
     def count(self) -> int: ...
     def stops(self) -> list[Stop]: ...
@@ -268,9 +294,7 @@ class LocationTracker:
         line_mask = index(line_mask)
         if not 1 <= line_mask <= ALL_LINES:
             raise ValueError(f"line mask {line_mask} is not 1..{ALL_LINES}")
-        blocked_mask = index(blocked_mask)  # numpy ints would overflow in the shifts below
-        if not 0 <= blocked_mask <= _FULL:
-            raise ValueError(f"blocked mask {blocked_mask:#x} is not a set of stops 0..{MAX_STOP}")
+        blocked_mask = _check_blocked(blocked_mask)
         if shown_stop:
             shown_stop = self._check_stop(shown_stop)
         if len(self._lines) >= MAX_MOVES:
@@ -304,6 +328,25 @@ class LocationTracker:
     def capture(self, stop: Stop) -> int:
         """A detective caught him at ``stop``: the set becomes ``{stop}`` (or empty if impossible)."""
         return self.show(stop)
+
+    def drop_cornered(self, line_mask: LineMask, blocked_mask: StopMask) -> int:
+        """His turn went on: strike out every stop from which he had no legal move, that is no link
+        of a line in ``line_mask`` (:func:`factor_lines` of his stock; 0: no usable ticket) to a stop
+        outside ``blocked_mask`` (the detectives' stops). Returns how many stops he may be at now.
+
+        The rule: the rulebook is silent on a Dr. Factor who cannot move; the rules engine
+        (``solver/games/police07/rules.py``, its docstring's list of choices where the rulebook is
+        silent) has him cornered, and the game over, when he must move and has no legal move. It
+        checks at his turn start (unless he may still make a voluntary show), after the tickets he
+        takes for a show, and between the two moves of a double; the caller feeds this update where
+        such a check passed and the game went on.
+        """
+        line_mask = index(line_mask)
+        if not 0 <= line_mask <= ALL_LINES:
+            raise ValueError(f"line mask {line_mask} is not 0..{ALL_LINES}")
+        blocked_mask = _check_blocked(blocked_mask)
+        self._mask = movable(self._mask, self._union(line_mask), blocked_mask)
+        return self._mask.bit_count()
 
     def undo(self) -> None:
         """Take back the last move and every update after it (the set is as it was before it)."""
@@ -342,7 +385,7 @@ class LocationTracker:
 
     # --- internals ------------------------------------------------------------------------------
     def _union(self, line_mask: LineMask) -> tuple[StopMask, ...]:
-        return _union_masks(self._board, line_mask)
+        return union_masks(self._board, line_mask)
 
     def _check_stop(self, stop: Stop) -> Stop:
         stop = index(stop)  # a plain int from here on, as the compiled twin's C int
@@ -355,6 +398,13 @@ class LocationTracker:
         if not 0 <= k < len(self._lines):
             raise IndexError(f"{len(self._lines)} moves tracked, no move {k}")
         return k
+
+
+def _check_blocked(blocked_mask: StopMask) -> StopMask:
+    blocked_mask = index(blocked_mask)  # numpy ints would overflow in the shifts that use it
+    if not 0 <= blocked_mask <= _FULL:
+        raise ValueError(f"blocked mask {blocked_mask:#x} is not a set of stops 0..{MAX_STOP}")
+    return blocked_mask
 
 
 def _nth(mask: StopMask, i: int) -> Stop:

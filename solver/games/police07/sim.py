@@ -49,7 +49,9 @@ measures both).
 The public possible-location set (``possible``, a stop bitset) is kept as
 :func:`solver.belief.locations.track_factor` keeps it: a Factor move spreads it one link along the
 ticket's lines minus the detectives' stops, a shown move or a show narrows it to his stop, a
-detective who lands on a stop without a capture strikes that stop out; at the end it is his stop.
+detective who lands on a stop without a capture strikes that stop out, a cornered check he passes
+(his turn start, between the moves of a double) and a double (legal only with a first move) strike
+out every stop where he would have had no legal move; at the end it is his stop.
 Only the ``"belief"`` chase reads it; ``track_possible=False`` turns it off (``possible`` stays 0) for
 searches that do not, saving about an eighth of a random playout's time.
 
@@ -101,7 +103,16 @@ import numpy as np
 import numpy.typing as npt
 
 from solver._accel import load_ext
-from solver.belief.bitsets import TICKET_LINES, mask_stops, neighbour_masks, neighbour_words, stop_mask
+from solver.belief.bitsets import (
+    TICKET_LINES,
+    factor_lines,
+    mask_stops,
+    movable,
+    neighbour_masks,
+    neighbour_words,
+    stop_mask,
+    union_masks,
+)
 from solver.belief.locations import track_factor
 from solver.core import TERMINAL, Action, BadStateError, ConfigError, Seat, stable_hash
 from solver.games.police07 import codec
@@ -296,9 +307,7 @@ def _build_tables(
         raise ConfigError(
             f"p07 sim: board {board.name} allows {widest} actions at one stop, more than {MAX_ACTIONS}"
         )
-    spread = tuple(
-        tuple(_union(nbr, lines, s) for s in range(board.num_stops + 1)) for lines in TICKET_LINES
-    )
+    spread = tuple(union_masks(board, lines) for lines in TICKET_LINES)
     table = detective_distances(board)
     dist_flat = np.ascontiguousarray(table, dtype=np.int32).reshape(-1)
     dist_flat.setflags(write=False)
@@ -327,14 +336,6 @@ def _build_tables(
         dist=tuple(tuple(int(d) for d in row) for row in table),
         dist_flat=dist_flat,
     )
-
-
-def _union(nbr: tuple[tuple[StopMask, ...], ...], lines: int, stop: Stop) -> StopMask:
-    out = 0
-    for line in range(4):
-        if lines >> line & 1:
-            out |= nbr[line][stop]
-    return out
 
 
 # --- loading a position --------------------------------------------------------------------------
@@ -690,6 +691,7 @@ class P07Sim:
             self.key_public = mix_key(self.key_public, action)
             tk[4] -= 1
             self.double_steps = 2
+            self._drop_cornered()  # double is legal only with a first move (news under the show)
             return
         combo, stop = action >> 8, action & 255
         ticket = combo if combo < codec.JOKER_COMBO else codec.JOKER_COMBO
@@ -711,6 +713,8 @@ class P07Sim:
             self.double_steps = 1
             if not self._has_move(0):
                 self._end(1)  # cornered: no second move for his double
+            else:
+                self._drop_cornered()
             return
         self.double_steps = 0
         self._start_detectives()
@@ -750,10 +754,23 @@ class P07Sim:
         self.shown_this_turn = False
         if not self._can_show():
             self._check_cornered()
+            if self.phase != OVER:
+                self._drop_cornered()
 
     def _check_cornered(self) -> None:
         if not self.take_queue and not self._has_move(0):
             self._end(1)
+
+    def _drop_cornered(self) -> None:
+        # The game went on past a cornered check (his turn start, between the moves of a double)
+        # or he announced a double (legal only with a first move), so the public set loses every
+        # stop where he would have had no legal move, as LocationTracker.drop_cornered does for
+        # track_factor. After a show's takes the set is his shown stop, which the check just
+        # passed on: nothing to drop there.
+        if self.t.track_possible:
+            tk = self.tickets
+            moves = union_masks(self.t.game.board, factor_lines(tk[0], tk[1], tk[2], tk[3]))
+            self.possible = movable(self.possible, moves, self.occupied)
 
     def _start_detectives(self) -> None:
         self.phase = DETECTIVE_PHASE
