@@ -891,8 +891,8 @@ def load_position_file(
         if game.game.name != game_name:
             raise BadStateError(f"{path}: a replay of {game.game.name}, not {game_name}")
         return game.state.to_json()
-    if ply is not None:
-        raise UsageError("--ply applies to replay files only")
+    if ply is not None:  # the file, not the flag, is what the user has to look at
+        raise BadStateError(f"{path}: not a replay, and --ply applies to replay files only")
     if not isinstance(data, dict):
         raise BadStateError(f"{path}: expected a JSON object (a state or a view), got {_json_type(data)}")
     config = data.get("config", {})
@@ -921,7 +921,10 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     else:
         budget = Budget(seconds=hint.DEFAULT_SECONDS if args.seconds is None else args.seconds)
     data = load_position_file(args.game, Path(args.position), args.ply, file_paths(args.file))
-    game, view = hint.load_position(args.game, data)
+    try:
+        game, view = hint.load_position(args.game, data)
+    except BadStateError as err:
+        raise BadStateError(f"{args.position}: {err}") from None  # the advisor does not know the file
     advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed)
     advisor = hint.describe_advisor(game, view, args.bot, budget, args.seed)
     out.write(hint.format_advice(game, view, advice, advisor).rstrip("\n") + "\n")
