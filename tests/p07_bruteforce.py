@@ -40,6 +40,14 @@ import solver.games
 from solver.belief.locations import possible_locations
 from solver.core import JSON
 
+#: Issue 19's reproducer (Budapest, 4 players): at Dr. Factor's 7th move the detectives stand on
+#: 130 and 138, the only neighbours of 133 (taxi); he cannot be at 133, or the game would be over.
+REPRODUCER = [
+    2187, 2176, 2059, 2072, 138, 134, 12, 22, 126, 141, 6, 302, 122, 621, 356, 561, 111, 360, 365, 420,
+    122, 370, 637, 397, 126, 394, 130, 621,
+]
+CORNERED = 133
+
 #: The policies :func:`play_and_compare` can seat: every seat random, every seat the heuristic bot,
 #: or heuristic detectives hunting a random Dr. Factor (the one most often cornered).
 POLICIES = ("random", "heuristic", "mixed")

@@ -24,7 +24,9 @@ import solver.games
 from solver.belief.locations import possible_locations
 from solver.games.police07.sim import SimTables, determinizer_base
 from tests.p07_bruteforce import (
+    CORNERED,
     POLICIES,
+    REPRODUCER,
     FactorPaths,
     checkpoint_kind,
     game_for,
@@ -33,14 +35,6 @@ from tests.p07_bruteforce import (
 )
 from tests.test_bitsets import random_board
 from tests.test_police07_rules import MINI_BOARD
-
-#: Issue 19's reproducer (Budapest, 4 players): at Dr. Factor's 7th move the detectives stand on
-#: 130 and 138, the only neighbours of 133 (taxi); he cannot be at 133, or the game would be over.
-REPRODUCER = [
-    2187, 2176, 2059, 2072, 138, 134, 12, 22, 126, 141, 6, 302, 122, 621, 356, 561, 111, 360, 365, 420,
-    122, 370, 637, 397, 126, 394, 130, 621,
-]
-CORNERED = 133
 
 
 @pytest.fixture(scope="module")

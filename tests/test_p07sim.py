@@ -47,6 +47,7 @@ from solver.games.police07.sim import (
     root_fields,
 )
 from solver.search.rng import SplitMix64
+from tests.p07_bruteforce import REPRODUCER, FactorPaths
 from tests.test_police07_rules import MINI_BOARD
 
 
@@ -288,6 +289,46 @@ def test_lockstep_nw_options_mini_board(mini: str) -> None:
 
 
 # --- loading -------------------------------------------------------------------------------------
+
+
+#: Games where the public set must lose stops Dr. Factor would be cornered at (issue 19): Budapest's
+#: reproducer (133 at his turn start, both its neighbours held) and a mini-board double under the
+#: voluntary show (hidden, his turn start is not checked, but a double needs a first move).
+CORNERED_GAMES = [
+    ("budapest", {"players": 4}, list(REPRODUCER)),
+    ("mini", {"players": 3, "pieces": [1, 2], "voluntary_show": True},
+     ["start 16", "start 15", "start 13", "start 12", "double", "taxi 6", "taxi 5", "taxi 6", "taxi 14",
+      "bus 11", "double"]),
+]
+
+
+@pytest.mark.parametrize(("board", "options", "actions"), CORNERED_GAMES, ids=["budapest", "mini-double"])
+def test_public_set_drops_cornered_stops(mini: str, board: str, options: dict[str, Any],
+                                         actions: list[Any]) -> None:
+    """Both twins' public set equals the rules-engine brute force at every step of these games."""
+    game = solver.games.load("police07", board=mini if board == "mini" else board, **options)
+    state = game.new_initial_state()
+    moves = [a if isinstance(a, int) else game.str_to_action(a) for a in actions]
+    while state.phase == 0:
+        state.apply(moves.pop(0))
+    tables = SimTables.build(game)
+    sims = [P07Sim.from_state(state, tables)]
+    if compiled is not None:
+        sims.append(compiled.P07Sim.from_state(state, tables))
+    paths = FactorPaths(game)
+    dropped = False
+    for action in moves:
+        before = set(sims[0].possible_locations())
+        state.apply(action)
+        for sim in sims:
+            sim.apply(action)
+        data = state.view(1).to_json()
+        paths.feed(data["history"])
+        expected = paths.stops(1, data)
+        assert [sim.possible_locations() for sim in sims] == [expected] * len(sims), state.to_json()
+        dropped |= action == codec.DOUBLE and expected < before
+    assert state.current_player() == 0 and not state.is_terminal()
+    assert dropped or board == "budapest"
 
 
 def test_setup_states_are_rejected() -> None:
