@@ -212,6 +212,7 @@ def check_game(
     resamples: int = 2,
     max_branch: int = 8,
     illegal_probes: int = 6,
+    deep_states: int | None = None,
 ) -> CheckReport:
     """Run the conformance suite on ``game``; raise :class:`ConformanceError` at the first failure.
 
@@ -220,13 +221,16 @@ def check_game(
     round trips, resampling) on every ``check_every``-th state and every terminal state, with
     ``resamples`` resamples per seat, at most ``max_branch`` legal actions tried on clones and
     ``illegal_probes`` random illegal ints (besides a few fixed ones). The same ``seed`` runs the same
-    checks on the same states.
+    checks on the same states. ``deep_states`` limits the expensive checks to the first that many
+    states of each game (and its terminal state) at the same density, for a short run that keeps
+    the density: the games are still played to the end with the cheap checks.
     """
-    if games < 1 or max_steps < 1 or check_every < 1 or resamples < 0 or max_branch < 1 or illegal_probes < 0:
+    counts = (games, max_steps, check_every, max_branch, 1 if deep_states is None else deep_states)
+    if min(counts) < 1 or resamples < 0 or illegal_probes < 0:
         raise ValueError(
             f"check_game: games={games}, max_steps={max_steps}, check_every={check_every}, "
-            f"resamples={resamples}, max_branch={max_branch}, illegal_probes={illegal_probes}: "
-            "counts must be positive (resamples and illegal_probes may be 0)"
+            f"resamples={resamples}, max_branch={max_branch}, illegal_probes={illegal_probes}, "
+            f"deep_states={deep_states}: counts must be positive (resamples and illegal_probes may be 0)"
         )
     checker = _Checker(
         game,
@@ -235,6 +239,7 @@ def check_game(
         resamples=resamples,
         max_branch=max_branch,
         illegal_probes=illegal_probes,
+        deep_states=deep_states,
     )
     return checker.run(seed, games)
 
@@ -284,8 +289,10 @@ class _Checker:
         resamples: int,
         max_branch: int,
         illegal_probes: int,
+        deep_states: int | None = None,
     ) -> None:
         self.game = game
+        self.deep_states = deep_states
         self.max_steps = max_steps
         self.check_every = check_every
         self.resamples = resamples
@@ -420,7 +427,8 @@ class _Checker:
         while True:
             self.report.states += 1
             legal = self.check_cheap(state)
-            deep = step % self.check_every == 0 or state.is_terminal()
+            deep = (step % self.check_every == 0 and (self.deep_states is None or step < self.deep_states)
+                    ) or state.is_terminal()
             if deep:
                 self.check_deep(state, legal, probe)
             if state.is_terminal():

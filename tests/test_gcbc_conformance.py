@@ -1,6 +1,9 @@
 """Good Cop Bad Cop against the conformance suite, many seeded random games, and determinization.
 
-``check_game`` (solver/testing.py) runs on every player count (4-8) with both Equipment decks. The
+``check_game`` (solver/testing.py) runs on every player count (4-8) with both Equipment decks, at its
+default density (every second state): on the first 40 states of a game (the deal, the layouts and
+the first turns) in the default run, on whole games in the slow run. Resample is checked from every
+view of every state of early games (``test_resample_from_every_view_of_early_states``). The
 random-game runs play many more games checking the rules' own invariants (cards, guns and Equipment
 are conserved, hands respect the limit, the leader cards stay in living hands, the end is reported
 consistently); the 10,000-game run and the thorough conformance matrix are marked ``slow``.
@@ -34,8 +37,8 @@ GUNS = {4: 2, 5: 3, 6: 3, 7: 4, 8: 4}
 @pytest.mark.parametrize(("players", "deck"), CONFIGS, ids=[f"{p}p-{d}" for p, d in CONFIGS])
 def test_check_game(players: int, deck: str) -> None:
     game = solver.games.load("gcbc", players=players, deck=deck)
-    report = check_game(game, seed=players, games=1, check_every=60, resamples=1, max_branch=4)
-    assert report.games == 1 and report.deep_checks > 0 and report.response_nodes > 0
+    report = check_game(game, seed=players, games=1, resamples=1, max_branch=4, deep_states=40)
+    assert report.games == 1 and report.deep_checks >= 20 and report.response_nodes > 0
     assert report.resamples_varied > 0, "views must hide something for resample to vary"
 
 
@@ -44,7 +47,7 @@ def test_check_game(players: int, deck: str) -> None:
 @pytest.mark.parametrize(("players", "deck"), CONFIGS, ids=[f"{p}p-{d}" for p, d in CONFIGS])
 def test_check_game_thorough(players: int, deck: str) -> None:
     game = solver.games.load("gcbc", players=players, deck=deck)
-    report = check_game(game, seed=100 + players, games=1, check_every=20, resamples=2)
+    report = check_game(game, seed=100 + players, games=1, resamples=2)
     assert report.games == 1
 
 
@@ -147,6 +150,33 @@ def laid_out(state: Any) -> list[list[str]]:
     for action in state.history[:1 + 3 * state.n]:
         probe.apply(action)
     return [[names[c] for c in probe.cards[seat]] for seat in range(state.n)]
+
+
+def early_states(players: int, seed: int, states: int) -> list[Any]:
+    """The first ``states`` states of a seeded random game (chance by its probabilities)."""
+    out: list[Any] = []
+
+    def keep(state: Any) -> None:
+        if len(out) < states:
+            out.append(state.clone())
+
+    play_random(solver.games.load("gcbc", players=players), np.random.default_rng(seed), keep)
+    return out
+
+
+EARLY = [(players, seed) for players in range(4, 9) for seed in (0, 1, 3)]
+
+
+@pytest.mark.parametrize(("players", "seed"), EARLY, ids=[f"{p}p-seed{s}" for p, s in EARLY])
+def test_resample_from_every_view_of_early_states(players: int, seed: int) -> None:
+    """Every seat's view of every state of the deal and the first turns resamples, exactly once:
+    the sampler counts the consistent deals instead of trying its luck (issue 19: during the deal a
+    seat's view shows who holds a leader card alone, which bounded rejection missed)."""
+    for state in early_states(players, seed, 3 * players + 12):
+        for seat in range(players):
+            view = state.view(seat)
+            drawn = state.game.resample(view, np.random.default_rng(len(state.history)))
+            assert drawn.view(seat).to_json() == view.to_json(), (seat, state.to_json()["actions"])
 
 
 def test_resample_keeps_what_the_seat_knows() -> None:

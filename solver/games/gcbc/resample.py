@@ -3,36 +3,66 @@
 ``resample(game, view_json, rng, belief)`` draws what the seat cannot see and returns a state whose
 ``view(seat)`` equals the view, reached by replaying the seat's own history with the hidden parts
 filled in (so ``to_json`` replays). It reads only the view: the seat's history, each step's text as
-the seat saw it and the events it saw.
+the seat saw it and the events it saw, and, during the deal, how many cards each hand holds.
 
-How. (1) A symbolic pass over the seat's events follows every Integrity card as a *token* (token
-``3 * s + p`` is the card seat ``s`` laid at position ``p`` at set-up) through swaps, Flashbangs and
-revivals, and every Equipment card drawn from the unseen deck as a *variable*, through hands, the
-bottom queue, takings and plays. What the seat saw binds tokens (a face-up card, an investigation,
-a Polygraph, a shot, a card received) and variables (a card it drew, a card anyone played). The
-hidden choices of other seats are drawn uniformly: the order after another seat's Flashbang, which
-card another seat kept at the hand limit. (2) Unbound tokens get identities uniformly among the
-complete deals that respect the bindings (the Agent and the Kingpin in two different seats' hands at
-set-up, at most the Honest and Crooked cards in play); unbound variables get distinct cards
-uniformly among the cards not bound. (3) The history is replayed with the hidden steps (``leaders
-?``, ``deal ?``, ``arrange ?``, ``draw ?``, ``keep ?``) computed from that world, and the result's view
-is compared with the given one; a contradiction at any stage (rare: a hidden choice that later
-events rule out) draws again.
+**What it samples.** The hidden facts are the Integrity deal (each seat's three cards in the
+positions it laid them out at set-up), the Equipment cards drawn from the unseen deck, and other
+seats' hidden choices: the order after another seat's Flashbang and which card another seat kept at
+the hand limit. With ``belief=None`` the draw is *exactly* the game's own distribution conditioned
+on the view, under two stated assumptions about choices the rules leave to the players (each seat
+lays its cards out uniformly over their distinct orders; another seat's Flashbang order and
+hand-limit keep are uniform):
 
-The belief hook. ``belief`` may be ``None`` (uniform over what the seat cannot rule out), an object
-with ``sample_deal(view_json, rng)``, or a sequence of ``(weight, deal)`` pairs. A *deal* lists, per
+* the deal prior is uniform over ordered deals with the Agent and the Kingpin in two different
+  seats' hands and at most ``side_cards`` Honest and Crooked cards: the ordered pair of leader seats
+  is uniform, every other card a draw without replacement from one deck, and a seat's layouts
+  match its card sequences (a leader's seat 3 layouts per 3 sequences' worth), so every ordered deal
+  has the same probability (``k!/(k-h)! * k!/(k-(3n-2-h))!`` is flat over the feasible Honest
+  counts ``h``; see :mod:`solver.belief.gcbc_posterior`);
+* Equipment variables (the k-th card drawn from the unseen deck) are a uniform injection into the
+  cards; hidden orders and keeps are uniform permutations.
+
+The draw is uniform over every complete hidden assignment consistent with the view, weighted by
+those priors. No rejection: consistency is decided symbolically and counted.
+
+How. (1) A pass over the seat's events follows every Integrity card as a *token* (token ``3 * s +
+p`` is the card seat ``s`` laid at position ``p`` at set-up) through swaps, Flashbangs and revivals
+(:class:`TokenPass`), and every Equipment card drawn from the unseen deck as a *variable*, through
+hands, the bottom queue, takings and plays. What the seat saw binds tokens (a face-up card, an
+investigation, a Polygraph, a shot, a card received) and variables (a card it drew, a card anyone
+played). A hidden permutation is resolved slot by slot only when an observation needs it; each
+such step is a branch point, and every branch (each remaining item, 1/remaining a priori) is
+followed: a depth-first enumeration over the resolutions the observations force, by re-running the
+pass with a prefix of choices (:class:`_Choices`). Each surviving leaf has its prior weight. (2)
+What the rules prove without a shown card is a constraint on the leader cards: a swap that did not
+end the game leaves no living hand with both leader cards [Fin], and a wounded seat in it still
+holds one [Recibir un disparo]; during the deal a hand of one card is a leader's, an empty one is
+not. (3) Per token leaf, every placement of the Agent and the Kingpin is checked against the
+bindings and constraints, and the Honest/Crooked completions of the other tokens are *counted*
+(``sum_h C(r, h)`` over the feasible Honest counts); per Equipment leaf the completions are the
+falling factorial of free cards over free variables. One (leaf, placement) is drawn by weight, then
+the Honest count by ``C(r, h)``, the Honest tokens uniformly, the free variables uniformly, and the
+slots no observation touched uniformly. (4) The history is replayed with the hidden steps
+(``leaders ?``, ``deal ?``, ``arrange ?``, ``draw ?``, ``keep ?``) computed from that world, and the
+result's view is compared with the given one; a difference means the view is not one any game
+produces (BadStateError), never a second draw.
+
+The belief hook. ``belief`` may be ``None`` (the distribution above), an object with
+``sample_deal(view_json, rng)``, or a sequence of ``(weight, deal)`` pairs. A *deal* lists, per
 seat, the three Integrity card names in the positions that seat laid them out at set-up, e.g.
-``[["honest", "agent", "crooked"], ...]``. A deal that contradicts the view is rejected (drawn again,
-or filtered out of the list before weights are applied). Equipment and the other hidden choices are
-drawn uniformly in every case. This is where exact Bayesian inference over deals plugs in.
+``[["honest", "agent", "crooked"], ...]``. A deal that contradicts the view is drawn again (at most
+:data:`MAX_BELIEF_DRAWS` times: the belief is the caller's, its errors are reported, not hidden)
+or filtered out of the list before the weights are applied. Given the deal, the hidden orders are
+drawn from their exact conditional distribution; Equipment as above. This is where exact Bayesian
+inference over deals plugs in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from math import comb
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from math import comb, perm
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 import numpy as np
 
@@ -43,31 +73,81 @@ from solver.games.gcbc.deal import INTEGRITY_NAMES, LEADERS, MAX_PLAYERS, Integr
 if TYPE_CHECKING:
     from solver.games.gcbc.rules import GCBCGame, GCBCState
 
-#: Symbolic passes (cheap) and replays (dear) tried before giving up on a view.
-MAX_WORLDS = 2000
-MAX_REPLAYS = 64
+#: Deals drawn from a ``sample_deal`` belief before its inconsistency is reported.
+MAX_BELIEF_DRAWS: Final = 64
+#: Passes the enumeration of hidden orders may take before the view is declared too tangled (a
+#: bound on work, not on luck: no real game comes near it; the tests report the largest seen).
+MAX_PASSES: Final = 200_000
+
+_T = TypeVar("_T")
 
 
 class Contradiction(Exception):
-    """The world drawn so far cannot have produced the view."""
+    """The hidden facts chosen so far cannot have produced the view."""
 
 
 Cell = int | tuple[int, int]  # a token/variable id, or (permutation, slot) not resolved yet
 
 
-class _Lazy:
-    """Hidden permutations of one domain (tokens or variables), resolved only when needed.
+class _Choices:
+    """The branch taken at each hidden choice of one pass, and its prior weight.
+
+    A pass takes ``prefix[d]`` at its d-th branch point and the first option after the prefix,
+    recording every point it met, so that :func:`_enumerate` can start the siblings.
+    """
+
+    def __init__(self, prefix: list[int]) -> None:
+        self.prefix = prefix
+        self.taken: list[tuple[int, int]] = []  # (option taken, options) per branch point
+        self.weight = 1.0
+
+    def pick(self, options: int, of: int) -> int:
+        """An index below ``options``: one of ``options`` viable items among ``of`` equally likely
+        ones (the others were ruled out before branching; their branches weigh 0)."""
+        if options == 0:
+            raise Contradiction
+        d = len(self.taken)
+        i = self.prefix[d] if d < len(self.prefix) else 0
+        self.taken.append((i, options))
+        self.weight /= of
+        return i
+
+
+def _enumerate(run: Callable[[_Choices], _T]) -> list[tuple[float, _T]]:
+    """Every leaf of the choice tree ``run`` walks, with its weight (depth first, by re-running)."""
+    leaves: list[tuple[float, _T]] = []
+    todo: list[list[int]] = [[]]
+    passes = 0
+    while todo:
+        passes += 1
+        if passes > MAX_PASSES:
+            raise BadStateError(f"gcbc view: more than {MAX_PASSES} hidden orders to enumerate")
+        prefix = todo.pop()
+        choices = _Choices(prefix)
+        try:
+            result = run(choices)
+            leaves.append((choices.weight, result))  # the weight the run multiplied in
+        except Contradiction:
+            pass
+        for d in range(len(prefix), len(choices.taken)):
+            head = [i for i, _ in choices.taken[:d]]
+            todo += [head + [j] for j in range(1, choices.taken[d][1])]
+    return leaves
+
+
+class _Perms:
+    """Hidden permutations of one domain (tokens or variables), resolved only where observed.
 
     Another seat's Flashbang puts its cards in an order the observer does not see; another seat's
     hand-limit choice keeps one of two cards unseen. Each is a permutation from slots to the items
-    it reorders. A slot is resolved when an observation binds it: to an item compatible with what was
-    seen, uniformly; the slots nobody observed are resolved at random at the end. Drawing the order
-    up front instead would contradict later observations far more often.
+    it reorders, uniform a priori. A slot is resolved when an observation binds it: to each
+    remaining item in turn (a branch of :class:`_Choices`, weight 1/remaining), skipping items
+    whose identity rules it out. The slots nobody observed are resolved at random at the end.
     """
 
-    def __init__(self, rng: np.random.Generator, known: dict[int, int], unique: frozenset[int]) -> None:
-        self.rng = rng
-        self.known = known  # id -> identity
+    def __init__(self, choices: _Choices, unique: frozenset[int]) -> None:
+        self.choices = choices
+        self.known: dict[int, int] = {}  # id -> identity
         self.unique = unique  # identities at most one id may take
         self.perms: list[tuple[list[Cell], list[Cell | None]]] = []
 
@@ -99,29 +179,44 @@ class _Lazy:
             if got is None:
                 return any(self.compatible(it, x) for it in items if it not in slots)
             cell = got
-        b = cell
-        if b in self.known:
-            return self.known[b] == x
+        if cell in self.known:
+            return self.known[cell] == x
         return x not in self.unique or x not in self.known.values()
+
+    def _step(self, cell: tuple[int, int], x: int | None) -> Cell:
+        """Resolve one unresolved slot (to an item that could be ``x``, when given)."""
+        items, slots = self.perms[cell[0]]
+        free = [it for it in items if it not in slots]
+        viable = free if x is None else [it for it in free if self.compatible(it, x)]
+        got = viable[self.choices.pick(len(viable), len(free))]
+        slots[cell[1]] = got
+        return got
 
     def bind(self, cell: Cell, x: int) -> None:
         """Record that ``cell`` holds identity ``x``."""
         while isinstance(cell, tuple):
-            items, slots = self.perms[cell[0]]
-            if slots[cell[1]] is None:
-                free = [it for it in items if it not in slots and self.compatible(it, x)]
-                if not free:
-                    raise Contradiction
-                slots[cell[1]] = free[int(self.rng.integers(len(free)))]
-            cell = slots[cell[1]]  # type: ignore[assignment]
-        if self.known.setdefault(cell, x) != x:
+            got = self.perms[cell[0]][1][cell[1]]
+            cell = self._step(cell, x) if got is None else got
+        if cell in self.known:
+            if self.known[cell] != x:
+                raise Contradiction
+        elif x in self.unique and x in self.known.values():
             raise Contradiction
+        else:
+            self.known[cell] = x
 
-    def finish(self) -> list[list[int]]:
-        """Resolve every slot; return each permutation's ids, slot by slot."""
+    def resolve(self, cell: Cell) -> int:
+        """The id behind ``cell``, resolving the slots on the way (branch points)."""
+        while isinstance(cell, tuple):
+            got = self.perms[cell[0]][1][cell[1]]
+            cell = self._step(cell, None) if got is None else got
+        return cell
+
+    def finish(self, rng: np.random.Generator) -> list[list[int]]:
+        """Resolve every slot left, uniformly; return each permutation's ids, slot by slot."""
         for items, slots in self.perms:
             free = [it for it in items if it not in slots]
-            order = self.rng.permutation(len(free))
+            order = rng.permutation(len(free))
             picks = iter(free[int(i)] for i in order)
             for j, got in enumerate(slots):
                 if got is None:
@@ -135,44 +230,39 @@ class _Lazy:
 
 @dataclass
 class _World:
-    """One guess at the hidden facts, built by the symbolic pass."""
+    """One draw of the hidden facts: what the replay needs."""
 
-    n: int
-    tok: dict[int, int] = field(default_factory=dict)  # token -> Integrity
-    var: dict[int, int] = field(default_factory=dict)  # variable -> Equipment card
+    tokens: list[int] = field(default_factory=list)  # token -> Integrity
+    cards: list[int] = field(default_factory=list)  # variable -> Equipment card
     flashes: list[list[int]] = field(default_factory=list)  # tokens after each hidden Flashbang
     keeps: list[int] = field(default_factory=list)  # the variable kept at each hidden hand limit
-    nvars: int = 0
-    tokens: list[int] = field(default_factory=list)  # identities after sampling
-    cards: list[int] = field(default_factory=list)
 
 
 def resample(game: GCBCGame, data: JSON, rng: np.random.Generator, belief: Any | None) -> GCBCState:
     """A state consistent with the view ``data`` (see the module docstring)."""
     state, _ = search(game, data, rng, belief)
     if state is None:
-        raise BadStateError(
-            f"gcbc: no game is consistent with seat {data.get('seat')}'s view (after {MAX_REPLAYS} tries)"
-        )
+        raise BadStateError(f"gcbc: no game is consistent with seat {data.get('seat')}'s view")
     return state
 
 
 def search(game: GCBCGame, data: JSON, rng: np.random.Generator,
            belief: Any | None) -> tuple[GCBCState | None, GCBCState | None]:
-    """``(a state with exactly this view, or None; the last state the history replayed to, or None)``.
+    """``(a state with exactly this view, or None; the state the history replayed to, or None)``.
 
     The second lets a caller name the field of a view that no game produces.
     """
     seat, history = _checked(game, data)
-    closest = None
-    for _ in range(MAX_REPLAYS):
+    try:
         world = _draw_world(game, data, rng, belief)
-        state = _replay(game, history, world)
-        if state is not None:
-            if state.view(seat).to_json() == data:
-                return state, state
-            closest = state
-    return None, closest
+    except (KeyError, IndexError, TypeError) as err:
+        raise BadStateError(f"gcbc view: malformed event in the history ({err!r})") from err
+    if world is None:
+        return None, None
+    state = _replay(game, history, world)
+    if state is not None and state.view(seat).to_json() == data:
+        return state, state
+    return None, state
 
 
 def _checked(game: GCBCGame, data: JSON) -> tuple[int, list[list[Any]]]:
@@ -187,22 +277,6 @@ def _checked(game: GCBCGame, data: JSON) -> tuple[int, list[list[Any]]]:
     ):
         raise BadStateError("gcbc view: 'history' must list [actor, text, [events]] entries")
     return seat, history
-
-
-# --- (1) and (2): a world ----------------------------------------------------------------------------
-def _draw_world(game: GCBCGame, data: JSON, rng: np.random.Generator, belief: Any | None) -> _World:
-    seat, history = data["seat"], data["history"]
-    for _ in range(MAX_WORLDS):
-        try:
-            world = _symbolic(game, seat, history, rng)
-            _sample_tokens(game, world, rng, belief, data)
-            _sample_cards(game, world, rng)
-            return world
-        except Contradiction:
-            continue
-        except (KeyError, IndexError, TypeError, ValueError) as err:
-            raise BadStateError(f"gcbc view: malformed event in the history ({err!r})") from err
-    raise BadStateError(f"gcbc: no deal is consistent with seat {seat}'s view")
 
 
 class Binder(Protocol):
@@ -286,27 +360,121 @@ class TokenPass:
                 (binder or self.binder).bind(3 * self.seat + p, INTEGRITY_IDS[name])
 
 
-def _symbolic(game: GCBCGame, seat: int, history: list[list[Any]], rng: np.random.Generator) -> _World:
-    """Follow tokens and variables through the seat's events, binding what it saw."""
+# --- (1)-(3): a world ---------------------------------------------------------------------------------
+NOT_BOTH: Final = 0  # the cells hold at most one of the two leader cards
+HAS_LEADER: Final = 1  # the cells hold a leader card
+NO_LEADER: Final = 2  # the cells hold no leader card
+HAS_AGENT: Final = 3
+HAS_KINGPIN: Final = 4
+
+
+@dataclass
+class _TokenLeaf:
+    """One resolution of the Integrity side: bound tokens, leader constraints on token sets."""
+
+    perms: _Perms
+    rules: list[tuple[int, frozenset[int]]]
+
+
+@dataclass
+class _CardLeaf:
+    """One resolution of the Equipment side: bound variables, the hand-limit permutations."""
+
+    perms: _Perms
+    nvars: int
+    keeps: list[int]  # the permutations that are hand-limit choices, in order
+
+
+def _draw_world(game: GCBCGame, data: JSON, rng: np.random.Generator, belief: Any | None) -> _World | None:
+    """A world drawn exactly (module docstring), or None if the view admits none."""
+    seat, history = data["seat"], data["history"]
+    token_leaves = _enumerate(lambda ch: _token_pass(game, seat, history, data, ch))
+    card_leaves = _enumerate(lambda ch: _card_pass(game, history, ch))
+    if not token_leaves or not card_leaves:
+        return None
+    world = _World()
+    if belief is None:
+        leaf = _sample_tokens(game, token_leaves, rng, world)
+        if leaf is None:
+            return None
+    else:
+        leaf = _belief_tokens(game, token_leaves, rng, belief, data, world)
+    world.flashes = leaf.perms.finish(rng)
+    _sample_cards(game, card_leaves, rng, world)
+    return world
+
+
+def _token_pass(game: GCBCGame, seat: int, history: list[list[Any]], data: JSON,
+                choices: _Choices) -> _TokenLeaf:
+    """Follow the Integrity cards through the seat's events; collect what binds and constrains them."""
     n = game.num_players
-    w = _World(n)
-    toks = _Lazy(rng, w.tok, frozenset(LEADERS))
-    cards = _Lazy(rng, w.var, frozenset(range(len(game.card_ids))))
-    tokens = TokenPass(n, seat, toks)
+    perms = _Perms(choices, frozenset(LEADERS))
+    tokens = TokenPass(n, seat, perms)
+    alive, wounded = [True] * n, [False] * n
+    dealt: set[int] = set()
+    rules: list[tuple[int, tuple[Cell, ...]]] = []
+    for _, _, events in history:
+        swapped: list[int] = []
+        ended = False
+        for e in events:
+            tokens.event(e)
+            kind = e["kind"]
+            if kind == "IntegrityDealt":
+                dealt.add(e["seat"])
+            elif kind == "CardsSwapped":
+                swapped += [e["seat_a"], e["seat_b"]]
+            elif kind == "Eliminated":
+                alive[e["seat"]], wounded[e["seat"]] = False, False
+            elif kind == "Wounded":
+                wounded[e["seat"]] = True
+            elif kind == "Revived":
+                alive[e["seat"]], wounded[e["seat"]] = True, False
+            elif kind == "GameOver":
+                ended = True
+        if swapped and not ended:
+            # [Fin] both leader cards in one living hand win at once; [Recibir un disparo] a
+            # wounded player left without a leader card is out. Neither happened: that is evidence.
+            for s in dict.fromkeys(swapped):
+                if alive[s]:
+                    rules.append((NOT_BOTH, tuple(tokens.pos[s])))
+                    if wounded[s]:
+                        rules.append((HAS_LEADER, tuple(tokens.pos[s])))
+    tokens.finish()
+    if history and len(dealt) < n:
+        # During the deal the leaders' seats hold their leader card alone until their turn to be
+        # dealt (the view shows how many cards each hand holds), and the seat sees its own.
+        for s in range(n):
+            if s in dealt:
+                continue
+            cards = data["players"][s]["cards"]
+            hand = tuple(range(3 * s, 3 * s + 3))
+            if not cards:
+                rules.append((NO_LEADER, hand))
+            elif s == seat and cards[0]["card"] in ("agent", "kingpin"):
+                rules.append((HAS_AGENT if cards[0]["card"] == "agent" else HAS_KINGPIN, hand))
+            elif len(cards) == 1:
+                rules.append((HAS_LEADER, hand))
+            else:
+                raise Contradiction
+    return _TokenLeaf(perms, [(kind, frozenset(perms.resolve(c) for c in cells)) for kind, cells in rules])
+
+
+def _card_pass(game: GCBCGame, history: list[list[Any]], choices: _Choices) -> _CardLeaf:
+    """Follow the Equipment cards drawn from the unseen deck through the seat's events."""
+    n = game.num_players
+    cards = _Perms(choices, frozenset(range(len(game.card_ids))))
     equipment = {cid: i for i, cid in enumerate(game.card_ids)}
     hands: list[list[Cell]] = [[] for _ in range(n)]
     queue: list[Cell] = []
-    keeps: list[int] = []  # the variable permutations that are hand-limit choices, in order
-
+    keeps: list[int] = []
+    nvars = 0
     for _, _, events in history:
         for e in events:
-            if tokens.event(e):
-                continue
             kind = e["kind"]
             if kind == "EquipmentDrawn":
                 if e["source"] == "deck":
-                    v: Cell = w.nvars
-                    w.nvars += 1
+                    v: Cell = nvars
+                    nvars += 1
                 elif queue:
                     v = queue.pop(0)
                 else:
@@ -352,11 +520,7 @@ def _symbolic(game: GCBCGame, seat: int, history: list[list[Any]], rng: np.rando
                 if len(hands[e["seat"]]) != 1:
                     raise Contradiction
                 cards.bind(hands[e["seat"]][0], equipment[e["card"]])
-    tokens.finish()
-    w.flashes = toks.finish()
-    kept_ids = cards.finish()
-    w.keeps = [kept_ids[k][0] for k in keeps]
-    return w
+    return _CardLeaf(cards, nvars, keeps)
 
 
 def _follow(cells: list[Cell], layout: list[int], toks: Binder) -> list[Cell]:
@@ -371,76 +535,116 @@ def _follow(cells: list[Cell], layout: list[int], toks: Binder) -> list[Cell]:
     return out
 
 
-def _sample_tokens(game: GCBCGame, w: _World, rng: np.random.Generator, belief: Any | None,
-                   data: JSON) -> None:
-    """Identities for every token: from the belief's deal, or uniform over consistent deals."""
+def _holds(rules: list[tuple[int, frozenset[int]]], agent: int, kingpin: int) -> bool:
+    """Whether the Agent at token ``agent`` and the Kingpin at ``kingpin`` meet every rule."""
+    for kind, cells in rules:
+        a, k = agent in cells, kingpin in cells
+        if ((kind == NOT_BOTH and a and k) or (kind == HAS_LEADER and not (a or k))
+                or (kind == NO_LEADER and (a or k)) or (kind == HAS_AGENT and not a)
+                or (kind == HAS_KINGPIN and not k)):
+            return False
+    return True
+
+
+def _sample_tokens(game: GCBCGame, leaves: list[tuple[float, _TokenLeaf]], rng: np.random.Generator,
+                   world: _World) -> _TokenLeaf | None:
+    """Identities for every token, uniform over the complete deals consistent with the leaves.
+
+    Per leaf and per placement of the two leader cards (distinct set-up seats, meeting the rules),
+    the other free tokens take any Honest/Crooked sequence within the supply: ``C(r, h)`` sequences
+    with ``h`` Honest, all equally likely a priori (the module docstring).
+    """
     n, k = game.num_players, game.side_cards
-    if belief is not None:
-        deal = _belief_deal(game, w, rng, belief, data)
-        w.tokens = [INTEGRITY_NAMES.index(name) for hand in deal for name in hand]
-        return
-    bound = w.tok
-    counts = [sum(1 for c in bound.values() if c == i) for i in range(4)]
-    if counts[Integrity.AGENT] > 1 or counts[Integrity.KINGPIN] > 1:
-        raise Contradiction
-    free = [t for t in range(3 * n) if t not in bound]
-    leader_at = {c: t for t, c in bound.items() if c in LEADERS}
-    options = {
-        c: [leader_at[c]] if c in leader_at else free for c in LEADERS
-    }
-    pairs = [(a, b) for a in options[Integrity.AGENT] for b in options[Integrity.KINGPIN]
-             if a != b and a // 3 != b // 3]
-    if not pairs:
-        raise Contradiction
-    agent, kingpin = pairs[int(rng.integers(len(pairs)))]
-    tokens = dict(bound)
-    tokens[agent], tokens[kingpin] = Integrity.AGENT, Integrity.KINGPIN
+    options: list[tuple[float, int, int, int]] = []  # (weight, leaf, agent token, kingpin token)
+    for i, (weight, leaf) in enumerate(leaves):
+        bound = leaf.perms.known
+        at = {c: [t for t, x in bound.items() if x == c] for c in Integrity}
+        free = [t for t in range(3 * n) if t not in bound]  # bound: keys are tokens
+        agents = at[Integrity.AGENT] or free
+        kingpins = at[Integrity.KINGPIN] or free
+        room_h, room_c = k - len(at[Integrity.HONEST]), k - len(at[Integrity.CROOKED])
+        for a in agents:
+            for b in kingpins:
+                if a // 3 == b // 3 or not _holds(leaf.rules, a, b):
+                    continue
+                r = len(free) - (a not in bound) - (b not in bound)
+                ways = sum(comb(r, h) for h in range(max(0, r - room_c), min(r, room_h) + 1))
+                if ways:
+                    options.append((weight * ways, i, a, b))
+    if not options:
+        return None
+    w = np.array([o[0] for o in options])
+    _, i, a, b = options[int(rng.choice(len(options), p=w / w.sum()))]
+    leaf = leaves[i][1]
+    tokens = dict(leaf.perms.known)
+    tokens[a], tokens[b] = Integrity.AGENT, Integrity.KINGPIN
     rest = [t for t in range(3 * n) if t not in tokens]
-    honest_room = k - counts[Integrity.HONEST]
-    crooked_room = k - counts[Integrity.CROOKED]
-    sizes = [h for h in range(len(rest) + 1) if h <= honest_room and len(rest) - h <= crooked_room]
-    if not sizes:
-        raise Contradiction
-    # Every sequence of Honest/Crooked cards over the slots is equally likely (0 or 1 card is left
-    # over), so the number of Honest among the free slots is weighted by its count of sequences.
-    weights = np.array([comb(len(rest), h) for h in sizes], dtype=float)
-    honest = sizes[int(rng.choice(len(sizes), p=weights / weights.sum()))]
+    counts = [sum(1 for c in tokens.values() if c == x) for x in range(4)]
+    sizes = [h for h in range(len(rest) + 1)
+             if h <= k - counts[Integrity.HONEST] and len(rest) - h <= k - counts[Integrity.CROOKED]]
+    by_size = np.array([comb(len(rest), h) for h in sizes], dtype=float)
+    honest = sizes[int(rng.choice(len(sizes), p=by_size / by_size.sum()))]
     chosen = set(rng.permutation(len(rest))[:honest].tolist())
-    for i, t in enumerate(rest):
-        tokens[t] = Integrity.HONEST if i in chosen else Integrity.CROOKED
-    w.tokens = [tokens[t] for t in range(3 * n)]
+    for j, t in enumerate(rest):
+        tokens[t] = Integrity.HONEST if j in chosen else Integrity.CROOKED
+    world.tokens = [tokens[t] for t in range(3 * n)]
+    return leaf
 
 
-def _belief_deal(game: GCBCGame, w: _World, rng: np.random.Generator, belief: Any,
-                 data: JSON) -> list[list[str]]:
-    def consistent(deal: Any) -> bool:
+def _belief_tokens(game: GCBCGame, leaves: list[tuple[float, _TokenLeaf]], rng: np.random.Generator,
+                   belief: Any, data: JSON, world: _World) -> _TokenLeaf:
+    """Identities from the belief's deal; the leaf (hidden orders) from its exact conditional."""
+    def fits(deal: Any) -> list[float]:
+        """Each leaf's weight given ``deal`` (0 where the deal contradicts it)."""
         if not isinstance(deal, Sequence) or len(deal) != game.num_players:
             raise BadStateError(f"gcbc belief: a deal lists {game.num_players} hands, not {deal!r:.100}")
         flat = [name for hand in deal for name in hand]
         if len(flat) != 3 * game.num_players or any(name not in INTEGRITY_NAMES for name in flat):
             raise BadStateError(f"gcbc belief: each hand is three Integrity card names, not {deal!r:.100}")
-        return all(INTEGRITY_NAMES[c] == flat[t] for t, c in w.tok.items())
+        ids = [INTEGRITY_NAMES.index(name) for name in flat]
+        if ids.count(Integrity.AGENT) != 1 or ids.count(Integrity.KINGPIN) != 1:
+            return [0.0] * len(leaves)
+        agent, kingpin = ids.index(Integrity.AGENT), ids.index(Integrity.KINGPIN)
+        return [weight if all(ids[t] == c for t, c in leaf.perms.known.items())
+                and _holds(leaf.rules, agent, kingpin) else 0.0 for weight, leaf in leaves]
 
     if hasattr(belief, "sample_deal"):
-        deal = belief.sample_deal(data, rng)
-        if not consistent(deal):
-            raise Contradiction
-        return [list(hand) for hand in deal]
-    kept = [(float(weight), deal) for weight, deal in belief if float(weight) > 0 and consistent(deal)]
-    if not kept:
-        raise BadStateError("gcbc belief: no weighted deal is consistent with the view")
-    weights = np.array([wt for wt, _ in kept])
-    return [list(hand) for hand in kept[int(rng.choice(len(kept), p=weights / weights.sum()))][1]]
+        for _ in range(MAX_BELIEF_DRAWS):
+            deal = belief.sample_deal(data, rng)
+            weights = fits(deal)
+            if sum(weights) > 0:
+                break
+        else:
+            raise BadStateError(
+                f"gcbc belief: {MAX_BELIEF_DRAWS} deals drawn from the belief all contradict the view")
+    else:
+        kept = [(float(wt), deal, fit) for wt, deal in belief if float(wt) > 0
+                for fit in [fits(deal)] if sum(fit) > 0]
+        if not kept:
+            raise BadStateError("gcbc belief: no weighted deal is consistent with the view")
+        p = np.array([wt for wt, _, _ in kept])
+        _, deal, weights = kept[int(rng.choice(len(kept), p=p / p.sum()))]
+    world.tokens = [INTEGRITY_NAMES.index(name) for hand in deal for name in hand]
+    w = np.array(weights)
+    return leaves[int(rng.choice(len(leaves), p=w / w.sum()))][1]
 
 
-def _sample_cards(game: GCBCGame, w: _World, rng: np.random.Generator) -> None:
-    """Distinct cards for the unbound variables, uniformly among the cards no variable is bound to."""
-    if len(set(w.var.values())) != len(w.var):
-        raise Contradiction  # two cards drawn from the unseen deck are never the same card
-    free_cards = [c for c in range(len(game.card_ids)) if c not in set(w.var.values())]
+def _sample_cards(game: GCBCGame, leaves: list[tuple[float, _CardLeaf]], rng: np.random.Generator,
+                  world: _World) -> None:
+    """The Equipment side: a leaf by its weight times its completions (distinct cards for the
+    unbound variables: a falling factorial), then those cards uniformly."""
+    total = len(game.card_ids)
+    w = np.array([weight * perm(total - len(leaf.perms.known), leaf.nvars - len(leaf.perms.known))
+                  for weight, leaf in leaves], dtype=float)
+    leaf = leaves[int(rng.choice(len(leaves), p=w / w.sum()))][1]
+    kept_ids = leaf.perms.finish(rng)
+    world.keeps = [kept_ids[k][0] for k in leaf.keeps]
+    bound = leaf.perms.known
+    used = set(bound.values())
+    free_cards = [c for c in range(total) if c not in used]
     order = rng.permutation(len(free_cards))
     picks = iter(free_cards[int(i)] for i in order)
-    w.cards = [w.var[v] if v in w.var else next(picks) for v in range(w.nvars)]
+    world.cards = [bound[v] if v in bound else next(picks) for v in range(leaf.nvars)]
 
 
 # --- (3) the replay ---------------------------------------------------------------------------------
