@@ -737,8 +737,9 @@ def _answers(game: Any, state: Any, seat: int, *lines: str) -> str:
 
 def test_a_detective_is_told_the_boards_stop_range() -> None:
     game, state = _detective_to_move()
-    out = _answers(game, state, 1, "taxi 999", "taxi 200")
+    out = _answers(game, state, 1, "taxi 999", "taxi 0", "taxi 200")
     assert out.count("is not a stop number (1..196)") == 2
+    assert "'taxi 200' is not legal now" in out
     assert "255" not in out
 
 

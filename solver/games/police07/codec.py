@@ -111,7 +111,7 @@ FORMS: Final = {
 
 
 def _stop(word: str, text: str, stops: int) -> int:
-    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= stops:
+    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= MAX_STOP:
         raise InvalidActionError(f"{text!r}: {word!r} is not a stop number (1..{stops})")
     return int(word)
 
@@ -119,8 +119,10 @@ def _stop(word: str, text: str, stops: int) -> int:
 def str_to_action(text: str, stops: int = MAX_STOP) -> Action:
     """Parse notation (``taxi 118``, ``joker water 74``, ``double``, ``take 2 bus`` ...).
 
-    ``stops`` is the board's last stop (a game passes its board's), so a stop past it is named as
-    such; without a board every stop an action id can hold is read.
+    Every stop an action id can hold (1..255) is read, so each id's notation parses back to it on
+    any board; ``stops`` is the board's last stop (a game passes its board's), and only the message
+    for a number no id holds uses it: a player is told the stops of his board, not of the encoding.
+    A stop in between (200 on a 196-stop board) parses, and the rules refuse it as not legal.
     """
     if not isinstance(text, str):
         raise InvalidActionError(f"action {text!r} is not a string")
