@@ -1,10 +1,11 @@
 """LineUp against the conformance suite, many seeded random games, and what views may hold.
 
-``check_game`` (solver/testing.py) runs on every player count (2-6). The random-game runs check the
-rules' own invariants in every state (every Suspect and Lucky Break card is in exactly one place,
-counts stay in 3..10, hands hold at most 3, the winner has four scenes) and that no view holds a
-face-down card's identity outside its study moment. The 10,000-game run and the thorough conformance
-runs are marked ``slow``.
+``check_game`` (solver/testing.py) runs on every player count (2-6) at its default density (every
+second state): on the first 60 states of a game in the default run, on whole games in the slow run.
+The random-game runs check the rules' own invariants in every state (every Suspect and Lucky Break
+card is in exactly one place, counts stay in 3..10, hands hold at most 3, the winner has four
+scenes) and that no view holds a face-down card's identity outside its study moment. The
+10,000-game run and the thorough conformance runs are marked ``slow``.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ PLAYERS = [2, 3, 4, 5, 6]
 @pytest.mark.parametrize("players", PLAYERS)
 def test_check_game(players: int) -> None:
     game = solver.games.load("lineup", players=players)
-    report = check_game(game, seed=players, games=1, check_every=300, resamples=1, max_branch=4)
-    assert report.games == 1 and report.deep_checks > 1
+    report = check_game(game, seed=players, games=1, resamples=1, max_branch=4, deep_states=60)
+    assert report.games == 1 and report.deep_checks > 30
     assert report.resamples_varied > 0, "views must hide something for resample to vary"
 
 
@@ -42,7 +43,7 @@ def test_check_game(players: int) -> None:
 @pytest.mark.parametrize("players", PLAYERS)
 def test_check_game_thorough(players: int) -> None:
     game = solver.games.load("lineup", players=players)
-    report = check_game(game, seed=100 + players, games=1, check_every=60, resamples=2)
+    report = check_game(game, seed=100 + players, games=1, resamples=2)
     assert report.games == 1
 
 

@@ -3,7 +3,9 @@
 ``check_game`` (solver/testing.py) checks the protocol: playouts, clones, codec, illegal actions,
 views and their JSON, the no-leak resample invariant, determinism. It runs here on every player
 count and every variant, on the shipped board and on the 16-stop board of the rules tables (where
-captures, passes and cornering come up in most games). The random-game runs then play many more games
+captures, passes and cornering come up in most games), always at its default density (every second
+state): on the first 60 states of each game on the shipped board in the default run, on whole games
+in the slow matrix. The random-game runs then play many more games
 with only the rules' own invariants checked; the 10,000-game run is marked ``slow``.
 """
 
@@ -51,7 +53,7 @@ FAST_CONFIGS = [
 @pytest.mark.parametrize(("description", "options"), FAST_CONFIGS, ids=[c[0] for c in FAST_CONFIGS])
 def test_check_game(description: str, options: dict[str, Any]) -> None:
     game = solver.games.load("police07", **options)
-    report = check_game(game, seed=options["players"], games=1, check_every=4)
+    report = check_game(game, seed=options["players"], games=1, deep_states=60)
     assert report.games == 1
     assert report.deep_checks > 0
     assert report.resamples_varied > 0, "the detectives' views must hide something to vary"
@@ -68,7 +70,7 @@ MINI_CONFIGS = [
 @pytest.mark.parametrize(("description", "options"), MINI_CONFIGS, ids=[c[0] for c in MINI_CONFIGS])
 def test_check_game_small_board(mini: str, description: str, options: dict[str, Any]) -> None:
     game = solver.games.load("police07", board=mini, **options)
-    report = check_game(game, seed=7, games=3, check_every=3)
+    report = check_game(game, seed=7, games=3)
     assert report.games == 3
 
 
@@ -76,7 +78,7 @@ def test_check_game_small_board(mini: str, description: str, options: dict[str, 
 @pytest.mark.parametrize(("players", "variant"), list(itertools.product(range(2, 7), VARIANTS)))
 def test_check_game_full_matrix(players: int, variant: str) -> None:
     game = solver.games.load("police07", players=players, **VARIANTS[variant])
-    report = check_game(game, seed=100 + players, games=2, check_every=3)
+    report = check_game(game, seed=100 + players, games=2)
     assert report.games == 2
 
 
