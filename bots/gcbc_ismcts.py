@@ -132,7 +132,15 @@ import numpy as np
 
 from bots.base import Advice, Bot, DecisionClock, Option, check_choice, on_the_clock
 from bots.gcbc import HeuristicBot, check_estimate
-from bots.ismcts_bot import _BUDGET_OPTIONS, CutOff, Expired, ISMCTSBot, WinLossSim, advice_iterations
+from bots.ismcts_bot import (
+    _BUDGET_OPTIONS,
+    CutOff,
+    Expired,
+    ISMCTSBot,
+    WinLossSim,
+    advice_iterations,
+    reserve,
+)
 from bots.registry import register
 from solver.core import CHANCE, Action, BadStateError, ConfigError, Game, Seat, View
 from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
@@ -184,6 +192,14 @@ def posterior_for(game: Game, view: View, kind: str) -> Any:
     if kind == "uniform":
         return None
     return posterior(game, view.to_json(), load_behaviour() if kind == "full" else None)  # type: ignore[arg-type]
+
+
+def warm_up(game: Game, seat: Seat, kind: str) -> None:
+    """Build what a first posterior builds (the behaviour model, the game's tables; tens of ms, once
+    a process) now, with the bot, rather than in its first decision, which would overrun a time
+    budget by that much: the posterior of the seat's view before the deal."""
+    if kind != "uniform":
+        posterior_for(game, game.new_initial_state().view(seat), kind)
 
 
 def observe(state: Any, seat: Seat, start: int, h: int) -> int:
@@ -489,6 +505,9 @@ class PoolDeterminizer(CutOff):
         self.pool: list[GCBCSim] = []
         self.scenarios: Scenarios | None = None
         self.pool_full: Expired | None = None
+        #: a timed search's clock, and the seconds its first world took to draw on it
+        self.clock: DecisionClock | None = None
+        self.world_seconds: float | None = None
 
     def sample(self, rng: SplitMix64) -> GCBCSim:
         """A copy of one world of the pool: chosen uniformly, or (paired) by the root action's scenario."""
@@ -496,12 +515,15 @@ class PoolDeterminizer(CutOff):
             for _ in range(self.size):
                 if self.pool and self.pool_full is not None and self.pool_full():
                     break
+                started = None if self.clock is None else self.clock.elapsed()
                 np_rng = np.random.default_rng(rng.next())
                 world = GCBCSim(self.game.resample(self.view, np_rng, self.belief), self.playout)
                 world.expired = self.expired
                 world.prepare()
                 world.restrict_root(self.allowed, self.tree)
                 self.pool.append(world)
+                if self.clock is not None and started is not None and self.world_seconds is None:
+                    self.world_seconds = self.clock.elapsed() - started
             if self.paired:
                 self.scenarios = Scenarios(self.pool, rng.next(), self.view.seat)
         if self.scenarios is None:
@@ -558,6 +580,9 @@ class GCBCISMCTSBot(ISMCTSBot):
         #: the last search's paired results per root action (item 6; None when compared independently)
         self.paired_results: Mapping[Action, Sequence[float]] | None = None
         self._det: PoolDeterminizer | None = None
+        #: seconds the last timed search's first world took to draw (0: none drawn yet)
+        self.world_seconds = 0.0
+        warm_up(game, seat, "full" if self.settings["base"] == "posterior" else self.settings["belief"])
 
     def posterior(self, view: View) -> Any:
         """The exact posterior for ``view`` under the bot's ``belief`` (None for uniform); with the full
@@ -594,6 +619,7 @@ class GCBCISMCTSBot(ISMCTSBot):
             start = clock.elapsed()
             pool_end = start + POOL_SHARE * (end - start)
             determinizer.pool_full = lambda: clock.elapsed() >= pool_end
+            determinizer.clock = clock
 
     def _concealment(self, legal: tuple[Action, ...]) -> bool:
         """Which card to turn face up or how to lay cards out: hiding, left to the heuristic (above)."""
@@ -632,8 +658,22 @@ class GCBCISMCTSBot(ISMCTSBot):
         return self._heuristic_ranking(view)[0]
 
     def search(self, view: View, budget: Budget | None = None) -> SearchResult:
-        """The ISMCTS search; its ``action`` is :func:`conservative_choice`'s (module docstring, item 5)."""
-        result = super().search(view, budget)
+        """The ISMCTS search; its ``action`` is :func:`conservative_choice`'s (module docstring, item 5).
+
+        A timed decision whose time left, once the posterior and the base's ranking are known, is
+        shorter than the last search's first world took to draw is not searched: the search could
+        not stop before that world is drawn, and with one iteration the margin keeps the base's
+        choice anyway (:meth:`unsearched`).
+        """
+        with self.deciding() as clock:
+            budget = budget or self.decision_budget(view)
+            if budget.seconds is not None:
+                self.base_action(view)  # the ranking (and the posterior it reads), kept for the search
+                if clock.left(budget.seconds) - reserve(budget.seconds) < self.world_seconds:
+                    return self.unsearched(view, clock.elapsed())
+            result = super().search(view, budget)
+        if self._det is not None and self._det.world_seconds is not None:
+            self.world_seconds = self._det.world_seconds
         scenarios = None if self._det is None else self._det.scenarios
         self.paired_results = None if scenarios is None else scenarios.results
         action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"],
@@ -641,6 +681,15 @@ class GCBCISMCTSBot(ISMCTSBot):
         if action != result.action:
             result = dataclasses.replace(result, action=action)
             self.last = result
+        return result
+
+    def unsearched(self, view: View, elapsed: float) -> SearchResult:
+        """The result of a decision left unsearched for want of time: the base's choice, every
+        candidate root action unvisited."""
+        roots = self.candidates(view) or frozenset(view.legal_actions)
+        stats = tuple(ActionStats(a, 0, 0, 0.0) for a in sorted(a for a in roots if a in view.legal_actions))
+        result = SearchResult(self.base_action(view), self.seat, stats, 0, 0, elapsed, "none")
+        self._det, self.paired_results, self.last = None, None, result
         return result
 
     @on_the_clock
@@ -661,6 +710,12 @@ class GCBCISMCTSBot(ISMCTSBot):
         result = self.last
         if result is None or not result.stats:
             return advice
+        if result.iterations == 0:
+            first = [r for r in advice.ranked if r.action == result.action]
+            ranked = tuple(first + [r for r in advice.ranked if r.action != result.action])
+            chosen = self.game.action_to_str(result.action)
+            summary = f"no time left to search: the bot plays the heuristic's {chosen}"
+            return dataclasses.replace(advice, ranked=ranked, summary=summary)
         most, played, base = choose(result.stats), result.action, self.base_action(view)
         margin = self.settings["margin"]
         text = self.game.action_to_str

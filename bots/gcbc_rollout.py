@@ -67,7 +67,7 @@ import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
 from bots.gcbc import HistoryReader, best_actions, score_view, top_actions
-from bots.gcbc_ismcts import BELIEF_OPTION, check_belief, check_gcbc, posterior_for
+from bots.gcbc_ismcts import BELIEF_OPTION, check_belief, check_gcbc, posterior_for, warm_up
 from bots.ismcts_bot import Expired, reserve
 from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
@@ -258,6 +258,7 @@ class RolloutBot(Bot):
         check_gcbc("rollout", game)
         super().__init__(game, seat, rng, **options)
         check_belief("rollout", self.settings["belief"])
+        warm_up(game, seat, self.settings["belief"])
         #: the last search, for callers that want its statistics
         self.last: RolloutResult | None = None
 

@@ -661,3 +661,40 @@ def test_a_timed_search_counts_the_posterior_and_cuts_its_playouts(monkeypatch: 
     clock.now = 10.0 + end + ismcts_bot.CUTOFF_GRACE + 1e-9
     assert det.expired() and sim.is_terminal() and sim.returns() == [0.5] * 6
     assert not det.sample(SplitMix64(3)).is_terminal()  # a fresh line of play is at the root
+    assert det.world_seconds == bot.world_seconds == 0.0  # the fake clock stood still while it drew
+
+
+def test_no_search_without_time_for_its_first_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the time left after the posterior and the ranking is shorter than the last first world
+    took to draw, the bot plays the base heuristic's choice without a search, and says so."""
+    from bots import ismcts_bot
+    from bots.base import DecisionClock
+
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    view = state.view(me)
+    bot = bots.make(state.game, "ismcts", seat=me, rng=0, seconds=0.5)
+    assert isinstance(bot, GCBCISMCTSBot)
+    clock = FakeClock(10.0)
+    bot.clock = clock
+    real_resample = state.game.resample
+
+    def slow_world(*args: object, **kwargs: object) -> object:
+        clock.now += 0.3
+        return real_resample(*args, **kwargs)  # type: ignore[arg-type]
+
+    det = PoolDeterminizer(state.game, view, None, 4)
+    det.clock = DecisionClock(clock)
+    monkeypatch.setattr(state.game, "resample", slow_world)
+    det.sample(SplitMix64(1))
+    assert det.world_seconds == pytest.approx(0.3)  # the first world, as the decision's clock read it
+    monkeypatch.setattr(state.game, "resample", real_resample)
+    searched: list[object] = []
+    monkeypatch.setattr(ismcts_bot, "run_search", lambda *a, **k: searched.append(a))
+    bot.world_seconds = 0.6  # more than the whole budget
+    assert bot.step(view) == bot.base_action(view)
+    assert bot.last is not None and bot.last.iterations == 0 and searched == []
+    assert {s.action for s in bot.last.stats} <= set(view.legal_actions)
+    advice = bot.advise(view)
+    assert advice.ranked[0].action == bot.base_action(view) and "no time left to search" in advice.summary
+    assert searched == []
