@@ -21,7 +21,7 @@ from bots.gcbc_ismcts import (
     paired_gain,
 )
 from solver import games
-from solver.core import ConfigError
+from solver.core import ConfigError, View
 from solver.games.gcbc import codec, ops
 from solver.games.gcbc.rules import GCBCState
 from solver.search.ismcts import ActionStats, Budget, choose
@@ -613,6 +613,18 @@ def test_the_pool_stops_drawing_worlds_when_its_share_is_spent() -> None:
     assert len(always.pool) == 1  # at least one world
 
 
+def timed_bot() -> tuple[GCBCState, View, GCBCISMCTSBot, FakeClock]:
+    """A 6-player announcement, its seat's view, and an ismcts bot for it with a 0.5 s budget on a
+    fake clock (at 10.0)."""
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    bot = bots.make(state.game, "ismcts", seat=me, rng=0, seconds=0.5)
+    assert isinstance(bot, GCBCISMCTSBot)
+    clock = FakeClock(10.0)
+    bot.clock = clock
+    return state, state.view(me), bot, clock
+
+
 def test_a_timed_search_counts_the_posterior_and_cuts_its_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
     """The posterior, the root's ranking and the pool are inside the seconds budget: the search gets
     what they left, reads the clock after every iteration, the pool stops at its share of the time,
@@ -620,13 +632,7 @@ def test_a_timed_search_counts_the_posterior_and_cuts_its_playouts(monkeypatch: 
     from bots import ismcts_bot
     from bots.gcbc_ismcts import POOL_SHARE
 
-    state = heuristic_position(6, 3, 60, announce=True)
-    me = state.current_player()
-    view = state.view(me)
-    bot = bots.make(state.game, "ismcts", seat=me, rng=0, seconds=0.5)
-    assert isinstance(bot, GCBCISMCTSBot)
-    clock = FakeClock(10.0)
-    bot.clock = clock
+    state, view, bot, clock = timed_bot()
     real_det = bot.determinizer
     dets: list[PoolDeterminizer] = []
 
@@ -670,13 +676,7 @@ def test_no_search_without_time_for_its_first_world(monkeypatch: pytest.MonkeyPa
     from bots import ismcts_bot
     from bots.base import DecisionClock
 
-    state = heuristic_position(6, 3, 60, announce=True)
-    me = state.current_player()
-    view = state.view(me)
-    bot = bots.make(state.game, "ismcts", seat=me, rng=0, seconds=0.5)
-    assert isinstance(bot, GCBCISMCTSBot)
-    clock = FakeClock(10.0)
-    bot.clock = clock
+    state, view, bot, clock = timed_bot()
     real_resample = state.game.resample
 
     def slow_world(*args: object, **kwargs: object) -> object:
