@@ -12,7 +12,8 @@ and an optional ``"id"`` that every reply echoes. The full schema, with a real t
   ``hint`` for one seat; ``end_game`` -> ``ended``.
 * Stateless requests, where the table keeps the truth and sends one seat's view: ``decide`` ->
   ``decision``, ``hint_view`` -> ``hint``.
-* ``bye`` -> ``bye``, and the session ends.
+* ``bye`` -> ``bye``, and the session ends. ``stop`` -> ``stopping`` is read while a request runs
+  and ends that request's searches early (the request then answers with what it has).
 
 Two rules make the server safe to put in front of people:
 
@@ -25,27 +26,41 @@ Two rules make the server safe to put in front of people:
   never raises; each fault has a typed ``error`` reply (:class:`ErrorKind`). Moves are applied to a
   clone that replaces the state only on success, and bots are told of events lazily, right before
   they are asked to move, so that no bot code runs inside an ``apply``.
+
+And limits keep one client from taking the server (:class:`Limits`, ``docs/protocol.md``): every
+request runs in a :class:`~solver.search.limits.SearchScope` whose caps bound each search
+(iterations, seconds, tree nodes) and whose cancellation ``stop``, a disconnect and a shutdown
+signal set; a reader thread per session notices those while a search runs; TCP clients are dropped
+when idle or when a line is not complete in time; and options that name content files take only
+names (:class:`Content`), never a path.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import functools
 import io
 import json
 import logging
 import math
+import os
+import queue
 import re
+import selectors
+import shutil
 import signal
 import socket
 import socketserver
 import sys
+import tempfile
 import threading
-from collections.abc import Callable, Iterator, Mapping
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 import numpy as np
 
@@ -69,6 +84,7 @@ from solver.core import (
     make_rng,
     spawn,
 )
+from solver.search.limits import SearchCaps, SearchScope, current_scope, search_scope
 
 PROTOCOL_VERSION: Final = 1
 #: Longest accepted line, in bytes (characters for text streams); longer lines get ``bad_message``.
@@ -79,6 +95,19 @@ MAX_GAMES: Final = 64
 MAX_ADVANCE_STEPS: Final = 10_000
 #: Clients one TCP server serves at once.
 MAX_CLIENTS: Final = 8
+#: Default caps of one search (``--max-iterations``, ``--max-seconds``, ``--max-nodes``): the
+#: search scope's own defaults.
+MAX_ITERATIONS: Final = SearchCaps().max_iterations
+MAX_SECONDS: Final = SearchCaps().max_seconds
+MAX_NODES: Final = SearchCaps().max_nodes
+#: A TCP client that sends nothing and has no request running for this long is dropped.
+IDLE_TIMEOUT: Final = 300.0
+#: A TCP line must be complete this long after its first byte arrived, or the client is dropped.
+LINE_DEADLINE: Final = 10.0
+#: Lines a session reads ahead of the request it runs; past this the reader waits (back-pressure).
+READ_AHEAD: Final = 32
+#: Largest content file the operator may register (bytes).
+MAX_CONTENT_BYTES: Final = 16 << 20
 #: The bot a hint or a stateless decision uses when the request names none.
 DEFAULT_BOT: Final = "heuristic"
 
@@ -100,13 +129,193 @@ class ErrorKind(StrEnum):
     BAD_STATE = "bad_state"  # a view that no real game could show that seat (BadStateError)
     NOT_YOUR_TURN = "not_your_turn"  # act/hint/decide for a seat not deciding; act on a seat without a bot
     GAME_OVER = "game_over"  # a move or hint requested after the end
-    LIMIT = "limit"  # a server limit was reached (games per session, clients per server)
+    LIMIT = "limit"  # a limit: games per session, clients, a budget over a cap, an idle or slow client
     INTERNAL = "internal"  # a fault of the server or a bot; details are in the server's log
 
 
-#: Game options that name content files, and the shipped content a client may choose by name.
-CONTENT_OPTIONS: tuple[str, ...] = ("board", "content")
-SHIPPED_CONTENT: frozenset[str] = frozenset({"budapest"})
+#: Per game, the options that name content files, each with the shipped content names it takes
+#: (null takes a game's shipped default). Over the protocol these options take only those names and
+#: the names the operator registered (:class:`Content`), never a path: a client must not make the
+#: server read its files. Every registered game has an entry (tested), empty when it reads no file.
+CONTENT_OPTIONS: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
+    "police07": {"board": ("budapest",)},
+    "gcbc": {"content": ()},
+    "lineup": {"board": (), "suspects": (), "lucky": ()},
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one server allows: per search (iterations, seconds, tree nodes, whatever a request or a
+    bot option asks) and per TCP client (how many at once, how long idle, how long a line takes).
+    ``None`` turns a TCP timeout off."""
+
+    max_iterations: int = MAX_ITERATIONS
+    max_seconds: float = MAX_SECONDS
+    max_nodes: int = MAX_NODES
+    max_clients: int = MAX_CLIENTS
+    idle_timeout: float | None = IDLE_TIMEOUT
+    line_deadline: float | None = LINE_DEADLINE
+
+    def __post_init__(self) -> None:
+        _ = self.caps  # SearchCaps checks the three caps
+        clients = self.max_clients
+        if isinstance(clients, bool) or not isinstance(clients, int) or clients < 1:
+            raise ConfigError(f"max_clients must be a whole number >= 1, not {self.max_clients!r}")
+        for name in ("idle_timeout", "line_deadline"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not (math.isfinite(value) and value > 0)):
+                raise ConfigError(f"{name} must be a number of seconds > 0, not {value!r}")
+
+    @property
+    def caps(self) -> SearchCaps:
+        """The caps every search of a request is held to."""
+        return SearchCaps(self.max_iterations, self.max_seconds, self.max_nodes)
+
+
+_CONTENT_SPEC: Final = re.compile(r"([a-z0-9_]+)\.([a-z0-9_]+):([^=]*)=(.+)", re.DOTALL)
+_CONTENT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class Content:
+    """The content a client may choose by name: shipped names, and files the operator registered.
+
+    :meth:`register` reads each operator file once, copies it into a private directory and checks
+    it by building its game with it; games are then built from that copy, so the operator's file is
+    never read again and a client never learns its path (replies name it by its registered name).
+    """
+
+    def __init__(self) -> None:
+        #: (game, option) -> registered name -> the private copy's path
+        self.entries: dict[tuple[str, str], dict[str, str]] = {}
+        self._dir: str | None = None
+
+    @classmethod
+    def register(cls, specs: Iterable[str],
+                 load: Callable[..., Game] = solver.games.load) -> Content:
+        """Content from ``GAME.OPTION:NAME=PATH`` specs (e.g. ``police07.board:mine=board.json``).
+
+        Each file is checked by building its game with it, its other options at their defaults;
+        entries of one game with the same name are checked together, in one game built with all of
+        them (a LineUp board and the suspect decks made for it). A fault of the file is a
+        :class:`BadStateError` in one line that names the spec; a clash with the game's default
+        options (a board with fewer start stops than the default pieces) is not, since a client's
+        options may fit it.
+        """
+        content = cls()
+        try:
+            groups: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
+            for spec in specs:
+                game, option, name, path = _parse_content_spec(spec)
+                label = f"{game}.{option}:{name}"
+                names = content.entries.setdefault((game, option), {})
+                if name in names:
+                    raise BadStateError(f"content {label}: registered twice")
+                names[name] = content._copy(label, game, option, name, path)
+                groups.setdefault((game, name), {})[option] = (names[name], path)
+            for (game, name), options in groups.items():
+                try:
+                    load(game, **{option: copy for option, (copy, _) in options.items()})
+                except ConfigError:
+                    pass  # the files loaded; the game's default options do not fit them
+                except (CopsolverError, TypeError, OSError) as err:
+                    text = str(err)
+                    for copy, path in options.values():
+                        text = text.replace(copy, path)
+                    labels = ", ".join(f"{game}.{option}:{name} ({path})"
+                                       for option, (_, path) in options.items())
+                    raise BadStateError(f"content {labels}: {' '.join(text.split())}") from None
+        except BaseException:
+            content.close()
+            raise
+        return content
+
+    def _copy(self, label: str, game: str, option: str, name: str, path: str) -> str:
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_CONTENT_BYTES + 1)
+        except OSError as err:
+            raise BadStateError(f"content {label}: cannot read {path}: {err.strerror or err}") from None
+        if len(data) > MAX_CONTENT_BYTES:
+            raise BadStateError(f"content {label}: {path} is over {MAX_CONTENT_BYTES} bytes")
+        if self._dir is None:
+            self._dir = tempfile.mkdtemp(prefix="copsolver-content-")
+        copy = os.path.join(self._dir, f"{game}.{option}.{name}{os.path.splitext(path)[1][:16]}")
+        with open(copy, "wb") as f:
+            f.write(data)
+        return copy
+
+    def names(self) -> dict[str, dict[str, list[str]]]:
+        """Per game and content option, the names a client may give (``welcome.content``)."""
+        return {game: {option: sorted({*shipped, *self.entries.get((game, option), {})})
+                       for option, shipped in sorted(options.items())}
+                for game, options in sorted(CONTENT_OPTIONS.items())}
+
+    def resolve(self, game: str, config: JSON) -> JSON:
+        """``config`` with each content name replaced by what the game loads; anything else in a
+        content option (a path, an unknown name, a number) is refused before any file is touched,
+        with one message per game and option, whatever the value (no oracle on the server's files)."""
+        options = CONTENT_OPTIONS.get(game, {})
+        if not any(option in config for option in options):
+            return config
+        out = dict(config)
+        for option, shipped in options.items():
+            value = config.get(option)
+            if option not in config or value is None or (isinstance(value, str) and value in shipped):
+                continue
+            registered = self.entries.get((game, option), {})
+            if not isinstance(value, str) or value not in registered:
+                choices = ", ".join(self.names()[game][option]) or "none"
+                raise ProtocolError(ErrorKind.BAD_CONFIG, (
+                    f"{game} option {option!r} takes a content name this server offers ({choices}; null: "
+                    "the shipped default), never a file path; see welcome.content"))
+            out[option] = registered[value]
+        return out
+
+    def public(self, value: Any) -> Any:
+        """``value`` (a reply) with every private copy's path replaced by its registered name."""
+        if self._dir is None:
+            return value
+        if isinstance(value, str):
+            if self._dir not in value:
+                return value
+            for names in self.entries.values():
+                for name, copy in names.items():
+                    value = value.replace(copy, name)
+            return value
+        if isinstance(value, dict):
+            return {k: self.public(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.public(v) for v in value]
+        return value
+
+    def close(self) -> None:
+        """Remove the private copies."""
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+
+
+def _parse_content_spec(spec: str) -> tuple[str, str, str, str]:
+    match = _CONTENT_SPEC.fullmatch(spec)
+    if match is None:
+        raise BadStateError(f"content {spec[:80]!r}: expected GAME.OPTION:NAME=PATH "
+                            "(e.g. police07.board:mine=board.json)")
+    game, option, name, path = match.groups()
+    if game not in CONTENT_OPTIONS:
+        raise BadStateError(f"content {spec[:80]!r}: no game {game!r} has content options; "
+                            f"known: {', '.join(sorted(CONTENT_OPTIONS))}")
+    if option not in CONTENT_OPTIONS[game]:
+        known = ", ".join(sorted(CONTENT_OPTIONS[game])) or "none"
+        raise BadStateError(f"content {spec[:80]!r}: {game} has no content option {option!r} "
+                            f"(it has: {known})")
+    if not _CONTENT_NAME.fullmatch(name):
+        raise BadStateError(f"content {spec[:80]!r}: the name must be 1-64 letters, digits, '_', '-' or '.', "
+                            "starting with a letter or digit")
+    if name in CONTENT_OPTIONS[game][option]:
+        raise BadStateError(f"content {spec[:80]!r}: {name!r} is a shipped name")
+    return game, option, name, path
 
 
 class ProtocolError(Exception):
@@ -312,14 +521,27 @@ class SeatServer:
         games: Mapping[str, GameFactory] | None = None,
         max_games: int = MAX_GAMES,
         max_advance_steps: int = MAX_ADVANCE_STEPS,
+        limits: Limits | None = None,
+        content: Content | None = None,
+        shutdown: threading.Event | None = None,
+        tcp: bool = False,
     ) -> None:
         self.games: dict[str, GameFactory] = dict(games) if games is not None else _registry_games()
         self.max_games = max_games
         self.max_advance_steps = max_advance_steps
+        self.limits = limits if limits is not None else Limits()
+        self.content = content if content is not None else Content()
+        #: set by the transport for a server-wide stop (a signal): every running search ends
+        self.shutdown = shutdown if shutdown is not None else threading.Event()
+        #: the TCP limits (clients, idle timeout, line deadline) apply to this session
+        self.tcp = tcp
         self.tables: dict[str, _Table] = {}
         #: set once ``bye`` is handled; the serving loop stops reading
         self.closed = False
         self._next_id = 1
+        #: the scope of the request being handled (another thread may cancel it), and its guard
+        self._running: SearchScope | None = None
+        self._guard = threading.Lock()
         self._handlers: dict[str, Callable[[JSON], list[Reply]]] = {
             "hello": self._hello,
             "new_game": self._new_game,
@@ -334,6 +556,7 @@ class SeatServer:
             "hint_view": self._hint_view,
             "end_game": self._end_game,
             "bye": self._bye,
+            "stop": self._stop,
         }
 
     @property
@@ -372,20 +595,45 @@ class SeatServer:
 
     def handle(self, msg: object) -> list[Reply]:
         """Answer one decoded message; never raises. Every reply echoes the message's ``id``."""
-        has_id = isinstance(msg, dict) and "id" in msg
-        msg_id = msg.get("id") if isinstance(msg, dict) else None
+        scope = SearchScope(self.limits.caps, self.shutdown)
+        with self._guard:
+            self._running = scope
         try:
-            replies = self._dispatch(msg)
+            with search_scope(scope):
+                replies = self._dispatch(msg)
         except ProtocolError as err:
             replies = [error_reply(err.kind, err.message)]
         except Exception as err:
             log.exception("seat protocol: unexpected failure handling %r", _short(msg))
             message = f"unexpected {type(err).__name__}; see the server log"
             replies = [error_reply(ErrorKind.INTERNAL, message)]
-        if not has_id:
-            return replies
-        # The id goes second, after the type, so transcripts read well.
-        return [{"type": r.pop("type"), "id": msg_id, **r} for r in replies]
+        finally:
+            with self._guard:
+                self._running = None
+        if scope.event.is_set() and replies:
+            # a stop arrived while the request ran: its searches ended early
+            replies[-1]["stopped"] = True
+        return _with_id(msg, [self.content.public(r) for r in replies])
+
+    def interrupt(self, msg: object) -> list[Reply]:
+        """Answer a ``stop`` read while another request may be running (from the reader thread):
+        the running request's searches end after their current iteration. Never raises."""
+        with self._guard:
+            running = self._running
+        if running is not None:
+            running.cancel()
+        return _with_id(msg, [{"type": "stopping", "busy": running is not None}])
+
+    def cancel(self) -> None:
+        """End the running request's searches early: the client has gone."""
+        with self._guard:
+            if self._running is not None:
+                self._running.cancel()
+
+    @property
+    def busy(self) -> bool:
+        """True while a request is being handled."""
+        return self._running is not None
 
     def _dispatch(self, msg: object) -> list[Reply]:
         if not isinstance(msg, dict):
@@ -417,9 +665,23 @@ class SeatServer:
             "compiled": solver.is_compiled(),
             "games": games,
             "messages": self.message_types,
-            "limits": {"max_line": MAX_LINE, "max_games": self.max_games,
-                       "max_advance_steps": self.max_advance_steps},
+            "limits": self._limits_json(),
+            "content": self.content.names(),
         }]
+
+    def _limits_json(self) -> JSON:
+        lim = self.limits
+        return {"max_line": MAX_LINE, "max_games": self.max_games,
+                "max_advance_steps": self.max_advance_steps, "max_iterations": lim.max_iterations,
+                "max_seconds": lim.max_seconds, "max_nodes": lim.max_nodes,
+                # the transport's limits: none on stdin/stdout
+                "max_clients": lim.max_clients if self.tcp else None,
+                "idle_timeout": lim.idle_timeout if self.tcp else None,
+                "line_deadline": lim.line_deadline if self.tcp else None}
+
+    def _stop(self, msg: JSON) -> list[Reply]:
+        # Read in turn (no reader thread, or nothing was running when it came): nothing to stop.
+        return [{"type": "stopping", "busy": False}]
 
     def _bye(self, msg: JSON) -> list[Reply]:
         self.closed = True
@@ -434,6 +696,8 @@ class SeatServer:
         seat_specs = _opt_obj_field(msg, "bots")
         game = self._load_game(name, config)
         specs = _parse_seat_bots(seat_specs, game)
+        for bot_name, options in specs.values():
+            self._check_options(bot_name, options)
         if len(self.tables) >= self.max_games:
             raise ProtocolError(ErrorKind.LIMIT, f"this session already holds {len(self.tables)} games "
                                 f"(the limit); send end_game for one first")
@@ -509,9 +773,10 @@ class SeatServer:
         table = self._table(msg)
         replies: list[Reply] = []
         try:
+            scope = current_scope()
             while len(replies) < self.max_advance_steps:
                 state = table.state
-                if state.is_terminal():
+                if state.is_terminal() or (scope is not None and scope.cancelled()):
                     break
                 if state.is_chance_node():
                     action = self._draw(table)
@@ -554,7 +819,8 @@ class SeatServer:
         seat = self._seat(msg, table)
         bot_name = _opt_str_field(msg, "bot", DEFAULT_BOT)
         options = _opt_obj_field(msg, "options")
-        budget = _budget_field(msg)
+        budget = self._checked_budget(msg)
+        self._check_options(bot_name, options)
         _check_not_over(table)
         decision = table.state.decision()
         if decision.seat != seat:
@@ -585,7 +851,7 @@ class SeatServer:
     def _hint_view(self, msg: JSON) -> list[Reply]:
         game, view, bot_name, options, seed = self._stateless(msg)
         memory = _memory_field(msg)
-        budget = _budget_field(msg)
+        budget = self._checked_budget(msg)
         _check_view_decides(view)
         bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
         return [_hint_reply(bot, bot_name, view, budget, memory=memory)]
@@ -604,7 +870,12 @@ class SeatServer:
                 config = {}
         else:
             config = _opt_obj_field(msg, "config")
+        self._check_options(bot_name, options)
         game = self._load_game(name, config)
+        view_config = view_json.get("config")
+        if isinstance(view_config, dict):
+            # the view names content as the client does; the game compares it with its own config
+            view_json = {**view_json, "config": self.content.resolve(name, view_config)}
         try:
             view = game.view_from_json(view_json)
         except BadStateError as err:
@@ -623,21 +894,33 @@ class SeatServer:
         if factory is None:
             raise ProtocolError(ErrorKind.UNKNOWN_GAME,
                                 f"unknown game {name[:60]!r}; known: {', '.join(sorted(self.games))}")
-        for key in CONTENT_OPTIONS:
-            # A client must not make the server read its files: only shipped content by name.
-            value = config.get(key)
-            if value is not None and value not in SHIPPED_CONTENT:
-                raise ProtocolError(
-                    ErrorKind.BAD_CONFIG,
-                    f"{key} {str(value)[:60]!r}: only shipped content ({', '.join(sorted(SHIPPED_CONTENT))}) "
-                    "can be chosen over the protocol",
-                )
+        # A client must not make the server read its files: content by name only, checked first.
+        config = self.content.resolve(name, config)
         try:
             return factory(**config)
         except CopsolverError as err:  # ConfigError, or BadStateError from a content file
             raise ProtocolError(ErrorKind.BAD_CONFIG, str(err)) from None
         except (TypeError, OSError) as err:
             raise ProtocolError(ErrorKind.BAD_CONFIG, f"{name}: bad options: {err}") from None
+
+    def _checked_budget(self, msg: JSON) -> int | float | None:
+        budget = _budget_field(msg)
+        cap = self.limits.max_iterations
+        if budget is not None and budget > cap:
+            raise ProtocolError(ErrorKind.LIMIT, f"budget {budget:g} is over this server's limit of {cap} "
+                                "iterations (--max-iterations)")
+        return budget
+
+    def _check_options(self, bot_name: str, options: JSON) -> None:
+        """Refuse bot options that ask a search for more than the caps (the search scope would cut
+        it anyway; a clear error is better than a quietly weaker bot)."""
+        caps = (("iterations", self.limits.max_iterations, "--max-iterations"),
+                ("seconds", self.limits.max_seconds, "--max-seconds"))
+        for option, cap, flag in caps:
+            value = options.get(option)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > cap:
+                raise ProtocolError(ErrorKind.LIMIT, f"bot {bot_name[:40]!r}: option {option}={value:g} is "
+                                    f"over this server's limit of {cap:g} {option} ({flag})")
 
     def _table(self, msg: JSON) -> _Table:
         game_id = _str_field(msg, "game_id")
@@ -700,6 +983,13 @@ class SeatServer:
 
 def _short(msg: object) -> str:
     return repr(msg)[:200]
+
+
+def _with_id(msg: object, replies: list[Reply]) -> list[Reply]:
+    """``replies`` with the request's id, if it had one, right after the type (transcripts read well)."""
+    if not (isinstance(msg, dict) and "id" in msg):
+        return replies
+    return [{"type": r.pop("type"), "id": msg["id"], **r} for r in replies]
 
 
 def _available_bots(game_name: str) -> dict[str, str]:
@@ -883,34 +1173,302 @@ def _binary(stream: Any) -> Any:
     return buffer if buffer is not None else stream
 
 
-def serve_stdio(stdin: LineReader | None = None, stdout: LineWriter | None = None) -> int:
-    """Serve one session over stdin/stdout (or the given streams); return 0 at EOF or ``bye``."""
+@dataclass(frozen=True)
+class _Expired:
+    """Stands for a TCP client dropped by a timeout; ``message`` says which."""
+
+    message: str
+
+
+#: Marks the end of a session's input in its queue.
+_END: Final = object()
+#: How often a TCP reader wakes to check its client's timeouts (seconds).
+_TICK: Final = 0.1
+
+Line = str | bytes | _Dropped
+
+
+class _LineSplitter:
+    """Cuts a byte stream into lines, holding at most :data:`MAX_LINE` bytes of one (a longer line
+    is counted and thrown away, then stands as :class:`_Dropped`), and knows when the line in
+    progress began."""
+
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.skipped: int | None = None  # bytes of an overlong line being thrown away
+        #: when the first byte of the line in progress arrived (None between lines)
+        self.began: float | None = None
+
+    def feed(self, chunk: bytes, now: float) -> list[Line]:
+        """The lines ``chunk`` completes."""
+        out: list[Line] = []
+        pos = 0
+        while pos < len(chunk):
+            newline = chunk.find(b"\n", pos)
+            end = len(chunk) if newline < 0 else newline + 1
+            if self.began is None:
+                self.began = now
+            if self.skipped is not None:
+                self.skipped += end - pos
+            else:
+                self.buf += chunk[pos:end]
+                if newline < 0 and len(self.buf) > MAX_LINE:
+                    self.skipped, self.buf = len(self.buf), bytearray()
+            if newline >= 0:
+                out.append(bytes(self.buf) if self.skipped is None else _Dropped(self.skipped))
+                self.buf, self.skipped, self.began = bytearray(), None, None
+            pos = end
+        return out
+
+    def rest(self) -> list[Line]:
+        """The unfinished last line at the end of the input, if any."""
+        if self.skipped is not None:
+            return [_Dropped(self.skipped)]
+        return [bytes(self.buf)] if self.buf else []
+
+
+def _fd_lines(read: Callable[[int], bytes]) -> Iterator[Line]:
+    """Lines from a blocking byte source (a file descriptor: no buffered object whose lock a
+    reader thread could hold while the interpreter exits)."""
+    splitter = _LineSplitter()
+    while True:
+        chunk = read(65536)
+        if not chunk:
+            yield from splitter.rest()
+            return
+        yield from splitter.feed(chunk, time.monotonic())
+
+
+def _selector() -> selectors.BaseSelector:
+    # poll, unlike epoll, also takes regular files; select has no descriptor-number limit issue here
+    return selectors.PollSelector() if hasattr(selectors, "PollSelector") else selectors.SelectSelector()
+
+
+def _socket_lines(sock: socket.socket, session: _Session) -> Iterator[Line | _Expired]:
+    """Lines from a TCP client, ending with :class:`_Expired` when it idles or a line is too slow."""
+    splitter = _LineSplitter()
+    with _selector() as selector:
+        selector.register(sock, selectors.EVENT_READ)
+        while True:
+            ready = selector.select(_TICK)
+            now = time.monotonic()
+            if ready:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    yield from splitter.rest()
+                    return
+                session.heard(now)
+                yield from splitter.feed(chunk, now)
+            session.line_began = splitter.began
+            expired = session.expired(now)
+            if expired is not None:
+                yield _Expired(expired)
+                return
+
+
+def _stop_request(line: Line) -> JSON | None:
+    """The ``stop`` request a line holds, or None (then it is queued and answered in turn)."""
+    if isinstance(line, _Dropped) or (b"stop" not in line if isinstance(line, bytes) else "stop" not in line):
+        return None
+    try:
+        msg = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return msg if isinstance(msg, dict) and msg.get("type") == "stop" else None
+
+
+class _Session:
+    """One client's session: a reader thread reads ahead, so that ``stop``, the end of the input and
+    the TCP timeouts are noticed while a request runs; the thread that calls :meth:`run` answers
+    the requests in order."""
+
+    def __init__(self, server: SeatServer, write: Callable[[bytes], Any], *, gone_at_eof: bool) -> None:
+        self.server = server
+        self._write = write
+        #: the end of the input means the client is gone (TCP): its running request is cancelled
+        self.gone_at_eof = gone_at_eof
+        self.queue: queue.Queue[object] = queue.Queue(READ_AHEAD)
+        self._write_lock = threading.Lock()
+        self.heard_at = self.done_at = time.monotonic()
+        #: when the first byte of the client's line in progress arrived (TCP)
+        self.line_began: float | None = None
+        #: the client is gone or was dropped: nothing more is answered
+        self.gone = threading.Event()
+        self.finished = threading.Event()
+
+    # --- what the reader asks ---------------------------------------------------------------------
+    def heard(self, now: float) -> None:
+        """Bytes arrived from the client."""
+        self.heard_at = now
+
+    def busy(self) -> bool:
+        """True while a request of this client runs or waits."""
+        return self.server.busy or not self.queue.empty()
+
+    def expired(self, now: float) -> str | None:
+        """Why the client is dropped now (too slow a line, idle too long), or None."""
+        lim = self.server.limits
+        if self.line_began is not None:
+            if lim.line_deadline is not None and now - self.line_began > lim.line_deadline:
+                return (f"a line must be complete within {lim.line_deadline:g} s of its first byte "
+                        "(--line-deadline); closing the connection")
+            return None
+        quiet = now - max(self.heard_at, self.done_at)
+        if lim.idle_timeout is not None and quiet > lim.idle_timeout and not self.busy():
+            return f"idle for {lim.idle_timeout:g} s (--idle-timeout); closing the connection"
+        return None
+
+    def free_in(self, now: float) -> float:
+        """Seconds until this client's slot frees at the soonest, if the client stays silent."""
+        lim = self.server.limits
+        if lim.idle_timeout is None:
+            return math.inf
+        if self.busy():
+            return lim.max_seconds + lim.idle_timeout
+        if self.line_began is not None and lim.line_deadline is not None:
+            return max(0.0, self.line_began + lim.line_deadline - now)
+        return max(0.0, max(self.heard_at, self.done_at) + lim.idle_timeout - now)
+
+    # --- the two threads --------------------------------------------------------------------------
+    def send(self, replies: list[Reply]) -> None:
+        """Write replies (whole lines, never interleaved); a failed write means the client is gone."""
+        if not replies or self.gone.is_set():
+            return
+        data = "".join(encode_reply(r) + "\n" for r in replies).encode("utf-8")
+        with self._write_lock:
+            try:
+                self._write(data)
+            except (OSError, ValueError):
+                log.debug("cannot write to the client", exc_info=True)
+                self._lose()
+
+    def _lose(self) -> None:
+        self.gone.set()
+        self.server.cancel()
+
+    def _put(self, item: object) -> bool:
+        while not self.finished.is_set():
+            try:
+                self.queue.put(item, timeout=_TICK)
+                return True
+            except queue.Full:  # the client reads ahead of its requests: wait for the worker
+                continue
+        return False
+
+    def _read(self, lines: Iterable[Line | _Expired]) -> None:
+        try:
+            for item in lines:
+                if isinstance(item, _Expired):
+                    self.send([error_reply(ErrorKind.LIMIT, item.message)])
+                    self._lose()
+                    break
+                stop = _stop_request(item)
+                if stop is not None:
+                    self.send(self.server.interrupt(stop))
+                elif not self._put(item):
+                    break
+            else:
+                if self.gone_at_eof:
+                    self._lose()
+        except Exception:  # a closed socket or stream: the client is gone
+            log.debug("session input ended", exc_info=True)
+            self._lose()
+        finally:
+            self._put(_END)
+
+    def run(self, lines: Iterable[Line | _Expired], on_end: Callable[[], Any] | None = None) -> None:
+        """Answer the client's requests until the end of its input, ``bye``, or a shutdown."""
+        reader = threading.Thread(target=self._read, args=(lines,), daemon=True, name="seat-reader")
+        reader.start()
+        try:
+            while not (self.server.closed or self.server.shutdown.is_set()):
+                try:
+                    item = self.queue.get(timeout=_TICK)
+                except queue.Empty:
+                    continue
+                if item is _END or self.gone.is_set() or self.server.shutdown.is_set():
+                    break
+                if isinstance(item, _Dropped):
+                    replies = self.server.reject_overlong(item.size)
+                else:
+                    replies = self.server.handle_line(cast(str | bytes, item))
+                self.done_at = time.monotonic()
+                self.send(replies)
+        finally:
+            self.finished.set()
+            if on_end is not None:
+                on_end()  # wakes the reader (a socket shut down)
+                reader.join(timeout=1.0)
+            # else the reader may wait on stdin for good; it is a daemon thread and holds no lock
+
+
+def _fileno(stream: Any) -> int | None:
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    return fd if isinstance(fd, int) else None
+
+
+def serve_stdio(stdin: LineReader | None = None, stdout: LineWriter | None = None, *,
+                limits: Limits | None = None, content: Content | None = None,
+                halt: threading.Event | None = None) -> int:
+    """Serve one session over stdin/stdout (or the given streams); return 0 at EOF, ``bye`` or
+    once ``halt`` is set (a signal: the running search ends early, nothing more is answered).
+
+    The end of input ends the session after the requests read before it are answered (a script
+    piped in), so on stdio it does not cancel a running request.
+    """
     rfile = _binary(stdin if stdin is not None else sys.stdin)
     wfile = _binary(stdout if stdout is not None else sys.stdout)
-    serve_lines(SeatServer(), rfile, wfile)
+    server = SeatServer(limits=limits, content=content, shutdown=halt)
+    fd = _fileno(rfile)
+    lines: Iterable[Line] = _read_lines(rfile) if fd is None else _fd_lines(functools.partial(os.read, fd))
+    binary = not isinstance(wfile, io.TextIOBase)
+
+    def write(data: bytes) -> None:
+        wfile.write(data if binary else data.decode("utf-8"))
+        wfile.flush()
+
+    session = _Session(server, write, gone_at_eof=False)
+    worker = threading.Thread(target=session.run, args=(lines,), daemon=True, name="seat-session")
+    worker.start()
+    # The main thread only waits, so a signal handler runs at once whatever the session does.
+    while worker.is_alive():
+        worker.join(_TICK)
+        if server.shutdown.is_set():
+            worker.join(1.0)
+            break
     return 0
 
 
 class SeatTCPServer(socketserver.ThreadingTCPServer):
     """A TCP seat server: one :class:`SeatServer` session per connection, in its own thread.
 
-    :meth:`shutdown` stops accepting; :meth:`server_close` also closes live connections, so a
-    test or a signal handler can stop it without waiting for clients.
+    :meth:`shutdown` stops accepting; :meth:`server_close` also ends every running search
+    (:attr:`halt`) and closes live connections, so a test or a signal handler can stop it without
+    waiting for clients.
     """
 
     daemon_threads = True
     block_on_close = False
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], *, max_clients: int = MAX_CLIENTS,
-                 idle_timeout: float | None = None,
-                 games: Mapping[str, GameFactory] | None = None) -> None:
-        self.max_clients = max_clients
-        self.idle_timeout = idle_timeout
+    def __init__(self, address: tuple[str, int], *, limits: Limits | None = None,
+                 max_clients: int | None = None, games: Mapping[str, GameFactory] | None = None,
+                 content: Content | None = None) -> None:
+        lim = limits if limits is not None else Limits()
+        if max_clients is not None:
+            lim = dataclasses.replace(lim, max_clients=max_clients)
+        self.limits = lim
+        self.max_clients = lim.max_clients
         self.session_games = dict(games) if games is not None else None
-        self._slots = threading.BoundedSemaphore(max_clients)
+        self.content = content
+        #: set when the server closes: every session's running search ends
+        self.halt = threading.Event()
+        self._slots = threading.BoundedSemaphore(lim.max_clients)
         self._lock = threading.Lock()
-        self._live: set[socket.socket] = set()
+        self._live: dict[_Session, socket.socket] = {}
         super().__init__(address, _SeatHandler)
 
     @property
@@ -918,64 +1476,94 @@ class SeatTCPServer(socketserver.ThreadingTCPServer):
         """The port bound (useful after binding port 0)."""
         return int(self.server_address[1])
 
-    def server_close(self) -> None:
-        """Close the listening socket and every live connection."""
-        super().server_close()
+    def retry_after(self) -> int:
+        """Whole seconds after which a slot is expected to be free, if every client stays silent."""
+        now = time.monotonic()
         with self._lock:
-            live = list(self._live)
+            soonest = min((s.free_in(now) for s in self._live), default=0.0)
+        if not math.isfinite(soonest):
+            soonest = self.limits.max_seconds
+        return max(1, math.ceil(soonest))
+
+    def server_close(self) -> None:
+        """Close the listening socket, end every running search and close every live connection."""
+        super().server_close()
+        self.halt.set()
+        with self._lock:
+            live = list(self._live.values())
         for conn in live:
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
 
+    def wait_sessions(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the sessions to end; True when none is left."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if not self._live:
+                    return True
+            time.sleep(0.02)
+        with self._lock:
+            return not self._live
 
-class _SeatHandler(socketserver.StreamRequestHandler):
+
+class _SeatHandler(socketserver.BaseRequestHandler):
     server: SeatTCPServer
 
-    def finish(self) -> None:
-        # The peer may be gone already; a failed final flush is not worth a traceback.
-        with contextlib.suppress(OSError):
-            super().finish()
-
     def handle(self) -> None:
-        self.connection.settimeout(self.server.idle_timeout)
-        if not self.server._slots.acquire(blocking=False):
-            limit = self.server.max_clients
-            busy = error_reply(ErrorKind.LIMIT, f"the server is serving {limit} clients (the limit)")
-            with contextlib.suppress(OSError):
-                self.wfile.write((encode_reply(busy) + "\n").encode())
-            return
         sock: socket.socket = self.request
-        with self.server._lock:
-            self.server._live.add(sock)
+        tcp = self.server
+        # A reply waits at most this long for a client that does not read (then it is dropped).
+        sock.settimeout(tcp.limits.line_deadline)
+        if not tcp._slots.acquire(blocking=False):
+            retry = tcp.retry_after()
+            busy = error_reply(ErrorKind.LIMIT, f"the server is serving {tcp.max_clients} clients "
+                                                f"(the limit); retry in {retry} s")
+            busy["retry_after"] = retry
+            with contextlib.suppress(OSError):
+                sock.sendall((encode_reply(busy) + "\n").encode())
+            return
+        server = SeatServer(games=tcp.session_games, limits=tcp.limits, content=tcp.content,
+                            shutdown=tcp.halt, tcp=True)
+        session = _Session(server, sock.sendall, gone_at_eof=True)
+        with tcp._lock:
+            tcp._live[session] = sock
         try:
-            serve_lines(SeatServer(games=self.server.session_games), self.rfile, self.wfile)
-        except (OSError, ValueError):  # the peer went away, timed out, or the server closed it
-            log.debug("connection ended", exc_info=True)
+            if not tcp.halt.is_set():
+                session.run(_socket_lines(sock, session), on_end=functools.partial(_shut, sock))
         finally:
-            with self.server._lock:
-                self.server._live.discard(sock)
-            self.server._slots.release()
+            with tcp._lock:
+                del tcp._live[session]
+            tcp._slots.release()
 
 
-def tcp_server(port: int, host: str = "127.0.0.1", *, max_clients: int = MAX_CLIENTS,
-               idle_timeout: float | None = None,
-               games: Mapping[str, GameFactory] | None = None) -> SeatTCPServer:
+def _shut(sock: socket.socket) -> None:
+    # wakes the session's reader: it sees the end of its input
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+def tcp_server(port: int, host: str = "127.0.0.1", *, limits: Limits | None = None,
+               max_clients: int | None = None, games: Mapping[str, GameFactory] | None = None,
+               content: Content | None = None) -> SeatTCPServer:
     """Bind a :class:`SeatTCPServer` (loopback only by default; port 0 picks a free port).
 
     The caller runs ``serve_forever()`` and later ``shutdown()`` and ``server_close()``.
     """
-    return SeatTCPServer((host, port), max_clients=max_clients, idle_timeout=idle_timeout, games=games)
+    return SeatTCPServer((host, port), limits=limits, max_clients=max_clients, games=games, content=content)
 
 
-def serve_tcp(port: int, host: str = "127.0.0.1", *, max_clients: int = MAX_CLIENTS,
-              idle_timeout: float | None = None, stop: threading.Event | None = None,
+def serve_tcp(port: int, host: str = "127.0.0.1", *, limits: Limits | None = None,
+              max_clients: int | None = None, content: Content | None = None,
+              stop: threading.Event | None = None,
               ready: Callable[[SeatTCPServer], None] | None = None) -> int:
     """Serve the protocol on TCP until ``stop`` is set (or an interrupt); return 0.
 
     The default host is loopback: the protocol has no authentication, so exposing it to a network
-    is a choice the caller makes by naming another host. ``ready`` is called once bound.
+    is a choice the caller makes by naming another host. ``ready`` is called once bound. On the way
+    out every running search is ended and the sessions get a second to finish.
     """
-    server = tcp_server(port, host, max_clients=max_clients, idle_timeout=idle_timeout)
+    server = tcp_server(port, host, limits=limits, max_clients=max_clients, content=content)
     if stop is not None:
         def watch(event: threading.Event) -> None:
             event.wait()
@@ -990,6 +1578,7 @@ def serve_tcp(port: int, host: str = "127.0.0.1", *, max_clients: int = MAX_CLIE
         pass
     finally:
         server.server_close()
+        server.wait_sessions(1.0)
     return 0
 
 
@@ -1001,6 +1590,16 @@ def _port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port (0..65535)")
     return value
+
+
+def _seconds_or_off(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 0")
+    return value or None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1015,33 +1614,60 @@ def main(argv: list[str] | None = None) -> int:
                         help="address to bind with --tcp (default loopback; there is no authentication)")
     parser.add_argument("--max-clients", type=int, default=MAX_CLIENTS, metavar="N",
                         help=f"TCP clients served at once (default {MAX_CLIENTS})")
-    parser.add_argument("--idle-timeout", type=float, default=None, metavar="SECONDS",
-                        help="close a TCP connection idle this long")
+    parser.add_argument("--idle-timeout", type=_seconds_or_off, default=IDLE_TIMEOUT, metavar="SECONDS",
+                        help=f"drop a TCP client that sends nothing and has no request running for this "
+                             f"long (default {IDLE_TIMEOUT:g}; 0: never)")
+    parser.add_argument("--line-deadline", type=_seconds_or_off, default=LINE_DEADLINE, metavar="SECONDS",
+                        help=f"drop a TCP client whose line is not complete this long after its first byte, "
+                             f"or that does not take a reply this long (default {LINE_DEADLINE:g}; 0: never)")
+    parser.add_argument("--max-iterations", type=int, default=MAX_ITERATIONS, metavar="N",
+                        help=f"most iterations of one search (default {MAX_ITERATIONS})")
+    parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS, metavar="SECONDS",
+                        help=f"most seconds of one search (default {MAX_SECONDS:g})")
+    parser.add_argument("--max-nodes", type=int, default=MAX_NODES, metavar="N",
+                        help=f"most search-tree nodes of one search: its memory (default {MAX_NODES})")
+    parser.add_argument("--board", action="append", default=[], metavar="NAME=PATH",
+                        help="register a Police 07 board file under NAME (clients choose it by name)")
+    parser.add_argument("--content", action="append", default=[], metavar="GAME.OPTION:NAME=PATH",
+                        help="register a content file for a game's content option, e.g. "
+                             "lineup.suspects:mine=suspects.json")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    if args.tcp is None:
-        out = sys.stdout
-        # Anything the engine prints must not corrupt the reply stream: stdout is the protocol's.
-        with contextlib.redirect_stdout(sys.stderr):
-            return serve_stdio(sys.stdin, out)
-
-    def announce(server: SeatTCPServer) -> None:
-        host, port = server.server_address[:2]
-        print(f"copsolver: seat protocol on {host!s}:{port}", file=sys.stderr, flush=True)
-
-    # SIGTERM (a service manager stopping us) shuts the server down cleanly, as Ctrl-C does.
-    stop = threading.Event()
-    previous = signal.getsignal(signal.SIGTERM)
     try:
-        signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
-    except ValueError:  # not the main thread (an embedding caller); it stops us its own way
-        previous = None
+        limits = Limits(args.max_iterations, args.max_seconds, args.max_nodes, max(1, args.max_clients),
+                        args.idle_timeout, args.line_deadline)
+    except ConfigError as err:
+        parser.error(str(err))
     try:
-        return serve_tcp(args.tcp, args.host, max_clients=max(1, args.max_clients),
-                         idle_timeout=args.idle_timeout, stop=stop, ready=announce)
+        content = Content.register([f"police07.board:{spec}" for spec in args.board] + args.content)
+    except BadStateError as err:
+        print(f"copsolver serve: {err}", file=sys.stderr)
+        return 2
+    # SIGTERM (a service manager) and SIGINT (Ctrl-C) end the server cleanly, even mid-search:
+    # every running search sees the server-wide cancel at its next poll.
+    halt = threading.Event()
+    previous: dict[signal.Signals, Any] = {}
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        try:
+            previous[signum] = signal.signal(signum, lambda num, frame: halt.set())
+        except ValueError:  # not the main thread (an embedding caller); it stops us its own way
+            break
+    try:
+        if args.tcp is None:
+            out = sys.stdout
+            # Anything the engine prints must not corrupt the reply stream: stdout is the protocol's.
+            with contextlib.redirect_stdout(sys.stderr):
+                return serve_stdio(sys.stdin, out, limits=limits, content=content, halt=halt)
+
+        def announce(server: SeatTCPServer) -> None:
+            host, port = server.server_address[:2]
+            print(f"copsolver: seat protocol on {host!s}:{port}", file=sys.stderr, flush=True)
+
+        return serve_tcp(args.tcp, args.host, limits=limits, content=content, stop=halt, ready=announce)
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        content.close()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport INFINITY
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.exc cimport PyErr_CheckSignals
 
 from solver._ext.rng cimport SplitMix
 from solver._ext.rng cimport sm_below
@@ -420,15 +421,21 @@ cdef class PyDeterminizer(CDeterminizer):
 # --- the search --------------------------------------------------------------------------------
 def search(CDeterminizer det, int root_seat, long long iterations, double seconds, rng,
            double c, long long max_playout_depth, long long check_every, bint searcher_keys=False,
-           Tree keep=None, long long max_nodes=_MAX_ITERATIONS):
+           Tree keep=None, long long max_nodes=_MAX_ITERATIONS, scope=None, long long node_cap=0,
+           double poll_seconds=0.001):
     """Run ISMCTS for root_seat (iterations <= 0 / seconds <= 0: no such limit); advances rng.
 
     searcher_keys: nodes are (seat, key of root_seat), SearchParams.keys == "searcher"; else
     (seat, key of seat). keep: a tree kept between searches (tree reuse): emptied first when it
     holds more than max_nodes nodes or lacks the root, else the search goes on from its root node.
+    node_cap > 0: stop after the iteration at which the tree holds node_cap nodes. Every
+    poll_seconds (checked after each iteration) the GIL is released for a moment, so other threads
+    run, pending signal handlers run (an exception they raise ends the search), and scope (a
+    SearchScope, or None) is asked whether it was cancelled: then the search stops.
 
     Returns a dict: the root's actions (ascending) with visits, availability and reward totals;
-    iterations done, nodes, elapsed seconds, and "error" (a message, or "" when the search ran).
+    iterations done, nodes, elapsed seconds, "stopped" (ended by the scope's cancellation) and
+    "error" (a message, or "" when the search ran).
     """
     if iterations <= 0 and not seconds > 0:
         raise ValueError("ismcts: the search needs iterations > 0 or seconds > 0")
@@ -455,7 +462,8 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
     cdef uint64_t root_key = 0
     cdef uint64_t key
     cdef int seat, node, nl, nu, i, action, depth, missing, players
-    cdef double best, score, start, elapsed
+    cdef double best, score, start, elapsed, now, polled
+    cdef bint stopped = False
     cdef Edge* e
     cdef Node* nd
     # a broken determinization stops the search with a fault code; the message is built after
@@ -465,6 +473,7 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
     if tree.n_nodes > max_nodes:
         tree.reset()
     start = _now()
+    polled = start
     try:
         while True:
             det.c_sample_into(sim, &r)
@@ -558,6 +567,20 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
             if seconds > 0 and (done >= _MAX_ITERATIONS
                                 or (done % check_every == 0 and _now() - start >= seconds)):
                 break
+            if node_cap > 0 and tree.n_nodes >= node_cap:
+                break
+            now = _now()
+            if now - polled >= poll_seconds:
+                polled = now
+                # Without this gap the kernel would hold the GIL for the whole search: no other
+                # thread (another client of a server, a signal watcher) could run until it ends.
+                with nogil:
+                    pass
+                PyErr_CheckSignals()
+                if scope is not None and scope.cancelled():
+                    stopped = True
+                    scope.note_stopped()
+                    break
         elapsed = _now() - start
     finally:
         free(rewards)
@@ -581,4 +604,5 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
             avail.append(e.avail)
             totals.append(e.total)
     return {"actions": actions, "visits": visits, "avail": avail, "totals": totals,
-            "iterations": done, "nodes": tree.n_nodes, "elapsed": elapsed, "error": error}
+            "iterations": done, "nodes": tree.n_nodes, "elapsed": elapsed, "stopped": stopped,
+            "error": error}

@@ -51,6 +51,16 @@ least one iteration always runs. An iterations-only budget is deterministic. The
 root action with most visits (ties: higher mean, then lower action), or with ``final="value"`` the
 highest mean among visited actions (ties: more visits, then lower action).
 
+Limits (:mod:`solver.search.limits`). Inside a :class:`~solver.search.limits.SearchScope` the budget
+is cut to the scope's caps (iterations and seconds, both then set), a kept tree holding
+``max_nodes`` nodes or more is emptied first, and after each iteration, in this order: the
+iteration and seconds budgets as above; the search stops when the tree holds ``max_nodes`` nodes;
+when at least :data:`~solver.search.limits.POLL_SECONDS` passed since the last poll, the scope is
+polled (the kernel first lets other threads run: it releases the GIL for a moment and runs pending
+signal handlers) and the search stops once it is cancelled (``SearchResult.stopped``). None of
+this draws from the generator or changes a statistic, so an uncancelled search in a scope whose
+caps it stays under returns what it returns outside one, in both engines.
+
 Floating point is the same on both sides: the same IEEE double operations in the same order (C
 ``log``/``sqrt`` are what Python's ``math`` calls; the kernel keeps the compiler from fusing the UCB
 multiply-add), totals summed in the same order. Keys are compared as unsigned 64-bit ints.
@@ -79,6 +89,7 @@ from typing import Any, Final, Literal
 
 from solver._accel import load_ext
 from solver.core import CHANCE, Action, BadStateError, ConfigError, Seat
+from solver.search.limits import POLL_SECONDS, SearchScope, current_scope
 from solver.search.rng import SplitMix64
 from solver.search.sim import Determinizer
 
@@ -170,6 +181,8 @@ class SearchResult:
     nodes: int
     elapsed: float
     engine: str
+    #: True when the search ended early because its scope was cancelled (solver.search.limits)
+    stopped: bool = False
 
     def ranked(self) -> list[ActionStats]:
         """Root actions best first: most visits, then higher value, then lower action."""
@@ -242,16 +255,21 @@ def search(
     p = params or SearchParams()
     c, max_depth, check_every = float(p.c), p.max_playout_depth, p.check_every
     searcher_keys = p.keys == "searcher"
+    scope = current_scope()
+    budget = scoped_budget(budget, scope)
+    node_cap = 0 if scope is None else scope.caps.max_nodes
     limit = budget.iterations
     seconds = budget.seconds
     tree: dict[tuple[Seat, int], dict[Action, _Edge]] = {} if keep is None else keep.holding("pure", dict)
-    if keep is not None and len(tree) > keep.max_nodes:
+    if keep is not None and len(tree) > kept_tree_limit(keep, scope):
         tree.clear()
     root: dict[Action, _Edge] | None = None
     root_key = 0
     log, sqrt = math.log, math.sqrt
     start = time.perf_counter()
+    polled = start
     done = 0
+    stopped = False
     while True:
         sim = determinizer.sample(rng)
         if sim.current_player() != root_seat:
@@ -323,6 +341,16 @@ def search(
             done >= MAX_ITERATIONS or (done % check_every == 0 and time.perf_counter() - start >= seconds)
         ):
             break
+        if node_cap and len(tree) >= node_cap:
+            break
+        if scope is not None:
+            now = time.perf_counter()
+            if now - polled >= POLL_SECONDS:
+                polled = now
+                if scope.cancelled():
+                    stopped = True
+                    scope.note_stopped()
+                    break
     elapsed = time.perf_counter() - start
     if root is None:  # unreachable: every iteration starts at the root decision
         raise BadStateError("ismcts: no root node was created")
@@ -330,7 +358,22 @@ def search(
         ActionStats(a, e.visits, e.avail, e.total / e.visits if e.visits else 0.0)
         for a, e in sorted(root.items())
     )
-    return SearchResult(choose(stats, p.final), root_seat, stats, done, len(tree), elapsed, "pure")
+    return SearchResult(choose(stats, p.final), root_seat, stats, done, len(tree), elapsed, "pure", stopped)
+
+
+def scoped_budget(budget: Budget, scope: SearchScope | None) -> Budget:
+    """``budget`` cut to ``scope``'s caps on iterations and seconds (unchanged without a scope)."""
+    if scope is None:
+        return budget
+    iterations, seconds = scope.caps.cut(budget.iterations, budget.seconds)
+    if (iterations, seconds) == (budget.iterations, budget.seconds):
+        return budget
+    return Budget(iterations, seconds)
+
+
+def kept_tree_limit(keep: SearchTree, scope: SearchScope | None) -> int:
+    """A kept tree holding more nodes than this is emptied before a search (both engines)."""
+    return keep.max_nodes if scope is None else min(keep.max_nodes, scope.caps.max_nodes - 1)
 
 
 def choose(stats: tuple[ActionStats, ...], final: FinalRule = "visits") -> Action:
@@ -391,6 +434,8 @@ def _kernel_search(
 ) -> SearchResult:
     det = determinizer if is_compiled_determinizer(determinizer) else kernel.PyDeterminizer(determinizer)
     table = None if keep is None else keep.holding("compiled", kernel.Tree)
+    scope = current_scope()
+    budget = scoped_budget(budget, scope)
     raw = kernel.search(
         det,
         root_seat,
@@ -402,7 +447,10 @@ def _kernel_search(
         params.check_every,
         params.keys == "searcher",
         table,
-        MAX_ITERATIONS if keep is None else keep.max_nodes,
+        MAX_ITERATIONS if keep is None else kept_tree_limit(keep, scope),
+        scope,
+        0 if scope is None else scope.caps.max_nodes,
+        POLL_SECONDS,
     )
     error = raw["error"]
     if error:
@@ -412,4 +460,5 @@ def _kernel_search(
         for a, n, m, total in zip(raw["actions"], raw["visits"], raw["avail"], raw["totals"], strict=True)
     )
     action = choose(stats, params.final)
-    return SearchResult(action, root_seat, stats, raw["iterations"], raw["nodes"], raw["elapsed"], "compiled")
+    return SearchResult(action, root_seat, stats, raw["iterations"], raw["nodes"], raw["elapsed"], "compiled",
+                        raw["stopped"])
