@@ -1,0 +1,155 @@
+"""Seat server responsiveness: how long a ``hello`` takes while another client runs a long search.
+
+A ``copsolver serve --tcp 0`` process of its own (so the measuring client shares no GIL with it);
+client A brings a Police 07 game to Dr. Factor's first move and asks for the longest search the
+server allows (a ``hint`` from the ``ismcts`` bot with ``seconds`` at the server's ``max_seconds``);
+while it runs, client B sends ``hello`` after ``hello`` and times each round trip. The same is
+measured with no search running, for comparison; A's search is ended with ``stop`` afterwards.
+
+    python bench/bench_server.py                      # prints the figures, no pytest
+    python -m pytest bench/bench_server.py --benchmark-only
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HELLOS = 50
+GAP = 0.02  # seconds between two hellos
+
+
+class Client:
+    """A line-oriented TCP client of the seat protocol."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=120)
+        self.buffer = b""
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.sock.sendall((json.dumps(msg) + "\n").encode())
+
+    def recv(self) -> dict[str, Any]:
+        while b"\n" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("the server closed the connection")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        reply: dict[str, Any] = json.loads(line)
+        return reply
+
+    def until(self, kind: str) -> dict[str, Any]:
+        while (reply := self.recv())["type"] not in (kind, "error"):
+            pass
+        return reply
+
+    def hello(self) -> float:
+        """One hello round trip, in seconds."""
+        began = time.perf_counter()
+        self.send({"type": "hello"})
+        self.recv()
+        return time.perf_counter() - began
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def start_server() -> tuple[subprocess.Popen[bytes], int]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "bots.protocol", "--tcp", "0"], cwd=ROOT, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    banner = proc.stderr.readline().decode()
+    return proc, int(banner.rsplit(":", 1)[1])
+
+
+def start_longest_search(searcher: Client, max_seconds: float) -> None:
+    searcher.send({"type": "new_game", "game": "police07", "seed": 5})
+    searcher.until("game_started")
+    searcher.send({"type": "advance", "game_id": "g1"})
+    searcher.until("advanced")
+    searcher.send({"type": "hint", "id": "long", "game_id": "g1", "seat": 0, "bot": "ismcts",
+                   "options": {"seconds": max_seconds}})
+
+
+def measure() -> dict[str, Any]:
+    """Hello round trips (seconds) with no search and during the longest allowed search."""
+    proc, port = start_server()
+    searcher, other = Client(port), Client(port)
+    try:
+        other.send({"type": "hello"})
+        welcome = other.recv()  # the first hello builds every game's defaults: not timed
+        compiled, max_seconds = welcome["compiled"], welcome["limits"]["max_seconds"]
+        idle = []
+        for _ in range(HELLOS):
+            idle.append(other.hello())
+            time.sleep(GAP)
+        start_longest_search(searcher, max_seconds)
+        time.sleep(0.5)  # the search is under way
+        busy = []
+        for _ in range(HELLOS):
+            busy.append(other.hello())
+            time.sleep(GAP)
+        searcher.send({"type": "stop"})
+        hint = searcher.until("hint")
+        return {"compiled": compiled, "max_seconds": max_seconds, "idle": idle, "busy": busy,
+                "stopped": hint.get("stopped", False), "summary": hint.get("advice", {}).get("summary")}
+    finally:
+        searcher.close()
+        other.close()
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+def _ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[max(0, round(0.95 * len(ordered)) - 1)]
+    return (f"median {statistics.median(ordered) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, "
+            f"worst {ordered[-1] * 1000:.1f} ms")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[Client, Client]]:
+    proc, port = start_server()
+    searcher, other = Client(port), Client(port)
+    other.send({"type": "hello"})
+    max_seconds = other.recv()["limits"]["max_seconds"]
+    start_longest_search(searcher, max_seconds)
+    time.sleep(0.5)
+    yield searcher, other
+    searcher.send({"type": "stop"})
+    searcher.until("hint")
+    searcher.close()
+    other.close()
+    proc.kill()
+    proc.wait(timeout=30)
+
+
+def test_hello_during_the_longest_search(benchmark: Any, server: tuple[Client, Client]) -> None:
+    _, other = server
+    benchmark.pedantic(other.hello, rounds=HELLOS, iterations=1)
+
+
+def main() -> None:
+    result = measure()
+    print(f"engine: {'compiled' if result['compiled'] else 'pure Python'}; "
+          f"{HELLOS} hellos {GAP * 1000:.0f} ms apart")
+    print(f"no search running:                          {_ms(result['idle'])}")
+    print(f"during a {result['max_seconds']:g} s search (the longest allowed): {_ms(result['busy'])}")
+    print(f"the search, stopped afterwards: stopped={result['stopped']}; {result['summary']}")
+
+
+if __name__ == "__main__":
+    main()
