@@ -195,6 +195,29 @@ def test_a_disconnect_cancels_the_search(serve: Any) -> None:
     _welcomed_within(server.port, PROMPT + 3)
 
 
+def test_stop_ends_an_advance_after_the_step_in_progress(serve: Any) -> None:
+    server = serve()
+    conn = Conn(server.port, timeout=PROMPT + 5)
+    try:
+        searcher = {"name": "ismcts", "options": {"seconds": LONG_SEARCH}}
+        conn.send({"type": "new_game", "id": "g", "game": "police07", "seed": 5,
+                   "bots": {str(seat): searcher for seat in range(4)}})
+        assert conn.recv()["type"] == "game_started"
+        conn.send({"type": "advance", "id": "a", "game_id": "g1"})
+        time.sleep(0.5)  # the start cards are dealt, Dr. Factor's search runs
+        conn.send({"type": "stop", "id": "s"})
+        replies = []
+        while not replies or replies[-1]["type"] != "advanced":
+            replies.append(conn.recv())
+        assert {"type": "stopping", "id": "s", "busy": True} in replies
+        applied = [r for r in replies if r["type"] == "applied"]
+        assert len(applied) == 5  # four start cards, then the move of the stopped search
+        assert replies[-1]["stopped"] is True and replies[-1]["steps"] == 5
+        assert replies[-1]["decision"]["seat"] == 1  # the game goes on from there
+    finally:
+        conn.close()
+
+
 def _sigterm_mid_search(tcp: bool) -> tuple[int, float]:
     import signal
 
@@ -486,3 +509,29 @@ def test_stop_is_answered_in_a_plain_session() -> None:
     [reply] = SeatServer().handle({"type": "stop", "id": 3})
     assert reply == {"type": "stopping", "id": 3, "busy": False}
     assert encode_reply(reply)
+
+
+def test_every_registered_game_declares_its_content_options() -> None:
+    # A new game must say which of its options name files, or clients could name any path there.
+    from solver.games import names
+
+    assert set(protocol.CONTENT_OPTIONS) == set(names())
+    for game, options in protocol.CONTENT_OPTIONS.items():
+        defaults = SeatServer().games[game]().config()
+        assert set(options) <= set(defaults), game
+
+
+def test_generic_content_registration_for_lineup(tmp_path: Path) -> None:
+    shipped = ROOT / "solver" / "games" / "lineup" / "data" / "suspects.json"
+    mine = tmp_path / "suspects.json"
+    mine.write_bytes(shipped.read_bytes())
+    content = protocol.Content.register([f"lineup.suspects:mine={mine}"])
+    try:
+        server = SeatServer(content=content)
+        [started] = server.handle({"type": "new_game", "game": "lineup", "config": {"suspects": "mine"}})
+        assert started["type"] == "game_started", started
+        assert started["config"]["suspects"] == "mine"
+        [refused] = server.handle({"type": "new_game", "game": "lineup", "config": {"lucky": "mine"}})
+        assert refused["error"] == "bad_config"
+    finally:
+        content.close()
