@@ -266,10 +266,12 @@ class Content:
                 continue
             registered = self.entries.get((game, option), {})
             if not isinstance(value, str) or value not in registered:
-                choices = ", ".join(self.names()[game][option]) or "none"
+                offered = self.names()[game][option]
+                choices = ", ".join(offered) if offered else "none registered"
+                default = "" if shipped else ", or null for the shipped default"
                 raise ProtocolError(ErrorKind.BAD_CONFIG, (
-                    f"{game} option {option!r} takes a content name this server offers ({choices}; null: "
-                    "the shipped default), never a file path; see welcome.content"))
+                    f"{game} option {option!r} takes a content name this server offers ({choices}){default}, "
+                    "never a file path; see welcome.content"))
             out[option] = registered[value]
         return out
 
@@ -666,7 +668,7 @@ class SeatServer:
             "games": games,
             "messages": self.message_types,
             "limits": self._limits_json(),
-            "content": self.content.names(),
+            "content": {name: names for name, names in self.content.names().items() if name in self.games},
         }]
 
     def _limits_json(self) -> JSON:

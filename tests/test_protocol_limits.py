@@ -102,11 +102,14 @@ def _start_search(conn: Conn, hint_id: str = "long") -> None:
 
 
 @pytest.fixture
-def server_process() -> Iterator[int]:
-    """A ``copsolver serve --tcp 0`` process of its own, so that a client measuring it is not held
-    up by the server's threads (in one process, a search holding the GIL would stop the client too)."""
-    proc = subprocess.Popen([sys.executable, "-m", "bots.protocol", "--tcp", "0"], cwd=ROOT, env=ENV,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def server_process(request: pytest.FixtureRequest) -> Iterator[int]:
+    """A ``copsolver serve --tcp 0`` process of its own (extra flags: an indirect parameter), so
+    that a client timing it is not held up by the server's threads (in one process, a search
+    holding the GIL would stop the timing client too)."""
+    flags: list[str] = getattr(request, "param", [])
+    proc = subprocess.Popen([sys.executable, "-m", "bots.protocol", "--tcp", "0", *flags], cwd=ROOT,
+                            env=ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
     try:
         assert proc.stderr is not None
         banner = proc.stderr.readline().decode()
@@ -185,14 +188,14 @@ def _welcomed_within(port: int, seconds: float) -> None:
         time.sleep(0.1)
 
 
-def test_a_disconnect_cancels_the_search(serve: Any) -> None:
+@pytest.mark.parametrize("server_process", [["--max-clients", "1"]], indirect=True, ids=["one slot"])
+def test_a_disconnect_cancels_the_search(server_process: int) -> None:
     # One slot: it frees only when the gone client's session has ended, i.e. its search stopped.
-    server = serve(max_clients=1)
-    first = Conn(server.port)
+    first = Conn(server_process)
     _start_search(first)
-    time.sleep(0.3)
+    time.sleep(0.5)
     first.close()
-    _welcomed_within(server.port, PROMPT + 3)
+    _welcomed_within(server_process, PROMPT + 3)
 
 
 def test_stop_ends_an_advance_after_the_step_in_progress(serve: Any) -> None:
