@@ -12,11 +12,7 @@ measured with no search running, for comparison; A's search is ended with ``stop
 
 from __future__ import annotations
 
-import json
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -25,69 +21,19 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+if __name__ == "__main__":  # run as a script: make the repository importable as under pytest
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.protocol_client import Conn, start_longest_search, start_server  # noqa: E402
+
 HELLOS = 50
 GAP = 0.02  # seconds between two hellos
-
-
-class Client:
-    """A line-oriented TCP client of the seat protocol."""
-
-    def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=120)
-        self.buffer = b""
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.sock.sendall((json.dumps(msg) + "\n").encode())
-
-    def recv(self) -> dict[str, Any]:
-        while b"\n" not in self.buffer:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise EOFError("the server closed the connection")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        reply: dict[str, Any] = json.loads(line)
-        return reply
-
-    def until(self, kind: str) -> dict[str, Any]:
-        while (reply := self.recv())["type"] not in (kind, "error"):
-            pass
-        return reply
-
-    def hello(self) -> float:
-        """One hello round trip, in seconds."""
-        began = time.perf_counter()
-        self.send({"type": "hello"})
-        self.recv()
-        return time.perf_counter() - began
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-def start_server() -> tuple[subprocess.Popen[bytes], int]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "bots.protocol", "--tcp", "0"], cwd=ROOT, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert proc.stderr is not None
-    banner = proc.stderr.readline().decode()
-    return proc, int(banner.rsplit(":", 1)[1])
-
-
-def start_longest_search(searcher: Client, max_seconds: float) -> None:
-    searcher.send({"type": "new_game", "game": "police07", "seed": 5})
-    searcher.until("game_started")
-    searcher.send({"type": "advance", "game_id": "g1"})
-    searcher.until("advanced")
-    searcher.send({"type": "hint", "id": "long", "game_id": "g1", "seat": 0, "bot": "ismcts",
-                   "options": {"seconds": max_seconds}})
 
 
 def measure() -> dict[str, Any]:
     """Hello round trips (seconds) with no search and during the longest allowed search."""
     proc, port = start_server()
-    searcher, other = Client(port), Client(port)
+    searcher, other = Conn(port, timeout=120), Conn(port, timeout=120)
     try:
         other.send({"type": "hello"})
         welcome = other.recv()  # the first hello builds every game's defaults: not timed
@@ -121,9 +67,9 @@ def _ms(values: list[float]) -> str:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[tuple[Client, Client]]:
+def server() -> Iterator[tuple[Conn, Conn]]:
     proc, port = start_server()
-    searcher, other = Client(port), Client(port)
+    searcher, other = Conn(port, timeout=120), Conn(port, timeout=120)
     other.send({"type": "hello"})
     max_seconds = other.recv()["limits"]["max_seconds"]
     start_longest_search(searcher, max_seconds)
@@ -137,7 +83,7 @@ def server() -> Iterator[tuple[Client, Client]]:
     proc.wait(timeout=30)
 
 
-def test_hello_during_the_longest_search(benchmark: Any, server: tuple[Client, Client]) -> None:
+def test_hello_during_the_longest_search(benchmark: Any, server: tuple[Conn, Conn]) -> None:
     _, other = server
     benchmark.pedantic(other.hello, rounds=HELLOS, iterations=1)
 

@@ -84,6 +84,7 @@ from solver.core import (
     make_rng,
     spawn,
 )
+from solver.core.files import read_text
 from solver.search.limits import SearchCaps, SearchScope, current_scope, search_scope
 
 PROTOCOL_VERSION: Final = 1
@@ -106,8 +107,6 @@ IDLE_TIMEOUT: Final = 300.0
 LINE_DEADLINE: Final = 10.0
 #: Lines a session reads ahead of the request it runs; past this the reader waits (back-pressure).
 READ_AHEAD: Final = 32
-#: Largest content file the operator may register (bytes).
-MAX_CONTENT_BYTES: Final = 16 << 20
 #: The bot a hint or a stateless decision uses when the request names none.
 DEFAULT_BOT: Final = "heuristic"
 
@@ -232,18 +231,13 @@ class Content:
         return content
 
     def _copy(self, label: str, game: str, option: str, name: str, path: str) -> str:
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_CONTENT_BYTES + 1)
-        except OSError as err:
-            raise BadStateError(f"content {label}: cannot read {path}: {err.strerror or err}") from None
-        if len(data) > MAX_CONTENT_BYTES:
-            raise BadStateError(f"content {label}: {path} is over {MAX_CONTENT_BYTES} bytes")
+        # the engine's one reader of user files: bounded size, UTF-8, a one-line error naming it
+        text = read_text(path, f"content {label}")
         if self._dir is None:
             self._dir = tempfile.mkdtemp(prefix="copsolver-content-")
         copy = os.path.join(self._dir, f"{game}.{option}.{name}{os.path.splitext(path)[1][:16]}")
-        with open(copy, "wb") as f:
-            f.write(data)
+        with open(copy, "w", encoding="utf-8") as f:
+            f.write(text)
         return copy
 
     def names(self) -> dict[str, dict[str, list[str]]]:

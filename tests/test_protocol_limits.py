@@ -5,9 +5,7 @@ idle and slow clients are dropped, and operator-registered content."""
 from __future__ import annotations
 
 import json
-import os
 import select
-import socket
 import subprocess
 import sys
 import threading
@@ -21,9 +19,9 @@ import pytest
 import bots.protocol as protocol
 from bots.protocol import SeatServer, encode_reply
 from solver.core import BadStateError
+from tests.protocol_client import ENV, ROOT, Conn, start_longest_search, start_server
+from tests.protocol_client import line as _line
 
-ROOT = Path(__file__).resolve().parents[1]
-ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 #: a generous bound for "at once": the target is 100 ms, this cannot flake on a loaded machine
 PROMPT = 2.0
 #: a search this long (the default cap on seconds) would outlast every bound below if not stopped
@@ -36,40 +34,6 @@ TINY_BOARD: dict[str, Any] = {
               "water": [[2, 4]]},
     "start_stops": [1, 3, 5],
 }
-
-
-def _line(msg: dict[str, Any]) -> bytes:
-    return (json.dumps(msg) + "\n").encode()
-
-
-class Conn:
-    """A TCP client that reads reply lines with a timeout."""
-
-    def __init__(self, port: int, timeout: float = 10.0) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.buffer = b""
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.sock.sendall(_line(msg))
-
-    def recv(self) -> dict[str, Any]:
-        while b"\n" not in self.buffer:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise EOFError("the server closed the connection")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        reply: dict[str, Any] = json.loads(line)
-        return reply
-
-    def until(self, kind: str) -> dict[str, Any]:
-        while True:
-            reply = self.recv()
-            if reply["type"] == kind or reply["type"] == "error":
-                return reply
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 @pytest.fixture
@@ -91,14 +55,8 @@ def serve() -> Iterator[Any]:
         thread.join(timeout=10)
 
 
-def _start_search(conn: Conn, hint_id: str = "long") -> None:
-    """Bring a Police 07 game to Dr. Factor's move and ask for the longest search the server allows."""
-    conn.send({"type": "new_game", "id": "g", "game": "police07", "seed": 5})
-    assert conn.recv()["type"] == "game_started"
-    conn.send({"type": "advance", "id": "a", "game_id": "g1"})
-    assert conn.until("advanced")["type"] == "advanced"
-    conn.send({"type": "hint", "id": hint_id, "game_id": "g1", "seat": 0, "bot": "ismcts",
-               "options": {"seconds": LONG_SEARCH}})
+def _start_search(conn: Conn) -> None:
+    start_longest_search(conn, LONG_SEARCH)
 
 
 @pytest.fixture
@@ -107,13 +65,9 @@ def server_process(request: pytest.FixtureRequest) -> Iterator[int]:
     that a client timing it is not held up by the server's threads (in one process, a search
     holding the GIL would stop the timing client too)."""
     flags: list[str] = getattr(request, "param", [])
-    proc = subprocess.Popen([sys.executable, "-m", "bots.protocol", "--tcp", "0", *flags], cwd=ROOT,
-                            env=ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc, port = start_server(*flags)
     try:
-        assert proc.stderr is not None
-        banner = proc.stderr.readline().decode()
-        yield int(banner.rsplit(":", 1)[1])
+        yield port
     finally:
         proc.kill()
         proc.wait(timeout=30)
