@@ -20,7 +20,6 @@ one line per board and a total; exits 1 on any mismatch, printing the first ones
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -30,21 +29,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver._accel import load_ext  # noqa: E402
-from tests.p07_bruteforce import POLICIES, Tally, run  # noqa: E402
-from tests.test_bitsets import random_board  # noqa: E402
-from tests.test_police07_rules import MINI_BOARD  # noqa: E402
+from tests.p07_bruteforce import POLICIES, Tally, board_files, run  # noqa: E402
 
 BOARDS = ("budapest", "mini", "random255")
-
-
-def board_paths(folder: Path) -> dict[str, str]:
-    """The board files: Budapest (shipped in the package) and the tests' boards, written to files."""
-    paths = {"budapest": "budapest"}
-    for name, data in (("mini", MINI_BOARD), ("random255", random_board(7))):
-        path = folder / f"{name}.json"
-        path.write_text(json.dumps(data))
-        paths[name] = str(path)
-    return paths
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     engine = "pure" if load_ext("p07belief") is None else "compiled"
     total = Tally()
     with tempfile.TemporaryDirectory() as folder:
-        paths = board_paths(Path(folder))
+        paths = board_files(Path(folder))
         for board in args.boards:
             start = time.perf_counter()
             tally = run(board, paths[board], args.games, tuple(args.policies), args.first_seed,

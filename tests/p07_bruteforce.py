@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,8 @@ import bots
 import solver.games
 from solver.belief.locations import possible_locations
 from solver.core import JSON
+from tests.test_bitsets import random_board
+from tests.test_police07_rules import MINI_BOARD
 
 #: Issue 19's reproducer (Budapest, 4 players): at Dr. Factor's 7th move the detectives stand on
 #: 130 and 138, the only neighbours of 133 (taxi); he cannot be at 133, or the game would be over.
@@ -285,3 +288,15 @@ def run(board: str, path: str, games: int, policies: tuple[str, ...] = POLICIES,
         game, policy = game_for(board, path, g, policies)
         tally.add(play_and_compare(game, g, policy, resample_every, sweep_every))
     return tally
+
+
+def board_files(folder: Path) -> dict[str, str]:
+    """The boards of a run, each a path ``solver.games.load`` takes: Budapest (the board file the
+    package ships) and the tests' boards written to files in ``folder``: the 16-stop ``mini`` board
+    and ``random255`` (255 stops, every word of the bitsets in use)."""
+    paths = {"budapest": "budapest"}
+    for name, data in (("mini", MINI_BOARD), ("random255", random_board(7))):
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(data))
+        paths[name] = str(path)
+    return paths

@@ -14,7 +14,6 @@ tracker kept a cornered stop before the fix; ``-m slow`` runs the thorough versi
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
@@ -28,25 +27,18 @@ from tests.p07_bruteforce import (
     POLICIES,
     REPRODUCER,
     FactorPaths,
+    board_files,
     checkpoint_kind,
     game_for,
     play_and_compare,
     run,
 )
-from tests.test_bitsets import random_board
-from tests.test_police07_rules import MINI_BOARD
 
 
 @pytest.fixture(scope="module")
 def boards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Every board the project ships as a file, and the boards the tests write to one."""
-    folder = tmp_path_factory.mktemp("boards")
-    paths = {"budapest": "budapest"}
-    for name, data in (("mini", MINI_BOARD), ("random255", random_board(7))):
-        path = folder / f"{name}.json"
-        path.write_text(json.dumps(data))
-        paths[name] = str(path)
-    return paths
+    return board_files(tmp_path_factory.mktemp("boards"))
 
 
 def reproducer_view() -> tuple[Any, Any]:
