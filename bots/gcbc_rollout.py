@@ -245,8 +245,8 @@ class RolloutBot(Bot):
     options: ClassVar[Mapping[str, Option]] = {
         "iterations": Option(500, int, "rollouts per decision, split over the candidates (unless seconds)",
                              1, MAX_ROLLOUTS),
-        "seconds": Option(None, float, "search time per decision in seconds (whole rounds); overrides "
-                          "iterations", 0.001, 3600.0),
+        "seconds": Option(None, float, "time per decision in seconds, the whole decision's (whole rounds "
+                          "only); overrides iterations", 0.001, 3600.0),
         "top": Option(5, int, "candidates: the heuristic's best N actions (0: every legal action)", 0, 64),
         "margin": Option(1.0, float, "leave the heuristic's choice only for a candidate better by this "
                          "many standard errors of the paired difference", 0.0, 10.0),

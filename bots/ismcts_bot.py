@@ -126,7 +126,8 @@ class WinLossDeterminizer(ResampleDeterminizer, CutOff):
 _BUDGET_OPTIONS: dict[str, Option] = {
     "iterations": Option(1000, int, "search iterations per move (unless seconds is given)", 1,
                          MAX_ITERATIONS),
-    "seconds": Option(None, float, "search time per move in seconds; overrides iterations", 0.001, 3600.0),
+    "seconds": Option(None, float, "time per move in seconds, the whole decision's; overrides iterations",
+                      0.001, 3600.0),
     "c": Option(0.7, float, "UCB1 exploration constant (values are win chances in [0, 1])", 0.0, 10.0),
 }
 

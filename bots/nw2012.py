@@ -252,7 +252,8 @@ def _filter_reason(action: Action) -> str:
 _BUDGET: Final[dict[str, Option]] = {
     "iterations": Option(1000, int, "search iterations per move (unless seconds is given)", 1,
                          MAX_ITERATIONS),
-    "seconds": Option(None, float, "search time per move in seconds; overrides iterations", 0.001, 3600.0),
+    "seconds": Option(None, float, "time per move in seconds, the whole decision's; overrides iterations",
+                      0.001, 3600.0),
 }
 
 
