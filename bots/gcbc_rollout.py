@@ -73,6 +73,7 @@ from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
 from solver.games.gcbc import codec
 from solver.games.gcbc.view import history_entries, view_from_history
+from solver.search.limits import checkpoint, granted
 from solver.search.rng import SplitMix64
 from solver.search.sim import StateSim
 
@@ -293,15 +294,17 @@ class RolloutBot(Bot):
                 result = RolloutResult(cands, (), cands[0], cands[0], clock.elapsed())
                 self.last = result
                 return result
-            count, seconds = self.rollouts(view, iterations)
+            # A caller's search scope (the seat server's) caps the budget and may cancel it.
+            count, seconds = granted(*self.rollouts(view, iterations))
             max_rounds = max(1, (count or 0) // len(cands)) if count is not None else MAX_ROLLOUTS
             end = math.inf if seconds is None else seconds - reserve(seconds)
-            expired: Expired | None = None if seconds is None else (lambda: clock.elapsed() >= end)
+            expired: Expired | None = (
+                None if seconds is None else (lambda: clock.elapsed() >= end or checkpoint()))
             belief = posterior_for(self.game, view, self.settings["belief"])
             n = self.game.num_players
             rounds: list[tuple[float, ...]] = []
             draw = 0.0  # seconds the last world took to draw
-            while end - clock.elapsed() > draw:
+            while end - clock.elapsed() > draw and not checkpoint():
                 before = clock.elapsed()
                 world: GCBCState = self.game.resample(view, np.random.default_rng(rng.next()), belief)  # type: ignore[assignment]
                 draw = clock.elapsed() - before

@@ -20,6 +20,7 @@ from solver import games
 from solver.core import CHANCE, ConfigError
 from solver.games.gcbc import codec
 from solver.games.gcbc.rules import GCBCState
+from solver.search.limits import SearchCaps, SearchScope, search_scope
 from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position, play_out
 from tests.test_ismcts_bot import FakeClock
@@ -269,3 +270,21 @@ def test_no_round_starts_with_less_time_left_than_a_world_takes(monkeypatch: pyt
     monkeypatch.setattr(bot.game, "resample", resample)
     result = bot.search(view)  # type: ignore[arg-type]
     assert len(draws) == 1 and len(result.rounds) == 1
+
+
+def test_search_scope_caps_and_cancels_the_rollouts() -> None:
+    """Inside a search scope (the seat server's) the rollout budget is cut to the scope's cap, and a
+    cancelled scope ends the search before a round: the heuristic's choice stands."""
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    view = state.view(me)
+    bot = bots.make(state.game, "rollout", seat=me, rng=5, iterations=300, top=3)
+    assert isinstance(bot, RolloutBot)
+    with search_scope(SearchScope(SearchCaps(max_iterations=6))):
+        capped = bot.search(view)
+    assert len(capped.rounds) == 6 // 3
+    scope = SearchScope()
+    scope.cancel()
+    with search_scope(scope):
+        stopped = bot.search(view)
+    assert stopped.rounds == () and stopped.action == stopped.base
