@@ -84,7 +84,7 @@ from solver.core import (
     make_rng,
     spawn,
 )
-from solver.core.files import read_text
+from solver.core.files import parse_json, read_text
 from solver.search.limits import SearchCaps, SearchScope, current_scope, search_scope
 
 PROTOCOL_VERSION: Final = 1
@@ -455,17 +455,6 @@ def _budget_field(msg: JSON) -> int | float | None:
     return value
 
 
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number {text[:40]} overflows a float")
-    return value
-
-
 def _json_default(value: Any) -> Any:
     # Bots may hand back numpy scalars or arrays in advice; everything else is a server bug.
     if isinstance(value, np.integer):
@@ -574,12 +563,10 @@ class SeatServer:
                     return [error_reply(ErrorKind.BAD_JSON, message)]
             if not line.strip():
                 return []
-            try:
-                msg = json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
-            except RecursionError:
-                return [error_reply(ErrorKind.BAD_JSON, "line is not JSON: nested too deeply")]
-            except ValueError as err:  # JSONDecodeError, huge integers, non-finite numbers
-                return [error_reply(ErrorKind.BAD_JSON, f"line is not JSON: {err}")]
+            try:  # strict JSON, as every file the engine reads: no NaN, no overflow, bounded depth
+                msg = parse_json(line, "line")
+            except BadStateError as err:
+                return [error_reply(ErrorKind.BAD_JSON, str(err))]
             return self.handle(msg)
         except Exception:  # the promise is "never raises": a bug becomes an internal error
             log.exception("seat protocol: unexpected failure on a line")
