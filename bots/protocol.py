@@ -1271,7 +1271,7 @@ class _Session:
         #: the end of the input means the client is gone (TCP): its running request is cancelled
         self.gone_at_eof = gone_at_eof
         self.queue: queue.Queue[object] = queue.Queue(READ_AHEAD)
-        self._write_lock = threading.Lock()
+        self._write_lock = threading.RLock()
         self.heard_at = self.done_at = time.monotonic()
         #: when the first byte of the client's line in progress arrived (TCP)
         self.line_began: float | None = None
@@ -1347,7 +1347,10 @@ class _Session:
                     break
                 stop = _stop_request(item)
                 if stop is not None:
-                    self.send(self.server.interrupt(stop))
+                    # Holding the write lock across the cancel puts 'stopping' on the wire before
+                    # the stopped request's own reply, whichever thread gets there first.
+                    with self._write_lock:
+                        self.send(self.server.interrupt(stop))
                 elif not self._put(item):
                     break
             else:
