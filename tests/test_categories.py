@@ -236,10 +236,15 @@ def test_bad_weights_files(tmp_path: Path, change: dict[str, Any], message: str)
         load_weights(path)
 
 
-@pytest.mark.parametrize("weights", [[1.0, 1.0, 0.0, 1.0, 1.0], [1.0] * 4, [1, 1, 1, 1, float("nan")]])
-def test_weights_must_be_positive_and_complete(tmp_path: Path, weights: list[float]) -> None:
+@pytest.mark.parametrize(("weights", "message"), [
+    ([1.0, 1.0, 0.0, 1.0, 1.0], "finite positive weights"),
+    ([1.0] * 4, "finite positive weights"),
+    # json.dumps writes NaN, which the strict reader (solver.core.files) refuses before any check
+    ([1, 1, 1, 1, float("nan")], "NaN is not a JSON number"),
+])
+def test_weights_must_be_positive_and_complete(tmp_path: Path, weights: list[float], message: str) -> None:
     path = write_weights(tmp_path / "bad.json", weights)
-    with pytest.raises(BadStateError, match="finite positive weights"):
+    with pytest.raises(BadStateError, match=message):
         load_weights(path)
 
 
