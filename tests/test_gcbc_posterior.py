@@ -17,7 +17,7 @@ import pytest
 
 import bots
 from solver.belief.gcbc_behaviour import CLASSES, SCHEMES, BehaviourModel, class_of, fit, load_behaviour
-from solver.belief.gcbc_clusters import Factors, admitted
+from solver.belief.gcbc_clusters import ByOrder, Factors, admitted
 from solver.belief.gcbc_posterior import (
     GCBCPosterior,
     _all_deals,
@@ -30,6 +30,8 @@ from solver.core import BadStateError, ConfigError
 from solver.games import load
 from solver.games.gcbc.deal import INTEGRITY_NAMES
 from solver.games.gcbc.rules import GCBCGame, GCBCState
+from tests.test_gcbc_reference import play as play_reference
+from tests.test_gcbc_reference import prefix
 
 TOL = 1e-9
 
@@ -144,6 +146,25 @@ def test_pair_factors_equal_brute_force(n: int, bot: str, seed: int, pair_seats:
         if k >= 5:
             break
     assert admitted_pairs > 0 and (admitted_pairs < pairs) == refused
+
+
+@pytest.mark.parametrize(("seed", "actions"), [(31, 54), (322, 40)])
+def test_pair_factors_across_a_hidden_flashbang_equal_brute_force(seed: int, actions: int) -> None:
+    """The positions of tests/test_gcbc_reference.py where what a pair factor counts depends on a
+    hidden Flashbang's order (a card looked at before and after it; a card seen before it and face
+    up now): the factor is kept per order (:class:`ByOrder`), equal to the brute force under the
+    cluster-size rule at 2 to 4 seats, and an update equals a fresh posterior."""
+    truth = play_reference(seed, False, actions)
+    game, view = truth.game, truth.view(1).to_json()
+    earlier = prefix(truth, actions - 6).view(1).to_json()
+    by_order = 0
+    for pair_seats in (2, 3, 4):
+        model = _pair_model(seed, pair_seats)
+        by_order += sum(isinstance(f, ByOrder) for f in admitted(_factors(game, view, model)).values())
+        fresh = posterior(game, view, model)
+        _close(fresh.marginals(), brute_force_posterior(game, view, model))
+        _close(posterior(game, earlier, model).update(view).marginals(), fresh.marginals(), 1e-12)
+    assert by_order > 0
 
 
 def test_set_up_positions_equal_brute_force() -> None:

@@ -6,7 +6,9 @@ together, scaled to a maximum of 1 (the scale cancels in the posterior and keeps
 underflowing). A *cluster* is a set of set-up seats that factors, hidden permutations or current
 hands tie together, enumerated with its configurations' weights and card-supply use. Pair factors
 (a decision on the actor's cells and cells of other seats it had seen) join clusters too, but only
-those :func:`admitted` lets in: a public rule on cluster size keeps the enumeration small.
+those :func:`admitted` lets in: a public rule on cluster size keeps the enumeration small. A pair
+factor whose seen cells may name one card in some order of a hidden Flashbang (:class:`ByOrder`)
+keeps one table per way its cells coincide, and the enumeration picks the table per order.
 
 :class:`Factors` is incremental: it takes the walk's new observations and choices only, and keeps a
 version per cell tuple so that a cluster none of whose factors changed is not enumerated again.
@@ -15,8 +17,8 @@ version per cell tuple so that a cluster none of whose factors changed is not en
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from math import perm
 from typing import Final
@@ -25,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.belief.gcbc_behaviour import BehaviourModel, Table, hand_ids
-from solver.belief.gcbc_walk import HAS_LEADER, NOT_BOTH, Recorder, Walk
+from solver.belief.gcbc_walk import HAS_LEADER, NOT_BOTH, Known, Recorder, Walk, may_coincide
 from solver.core import BadStateError
 from solver.games.gcbc.deal import Integrity
 from solver.games.gcbc.resample import Cell
@@ -33,6 +35,9 @@ from solver.games.gcbc.resample import Cell
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 Cells = tuple[Cell, ...]
+#: Which cells of a factor name the same card in one order of the hidden permutations: per cell,
+#: the index of the first cell holding the same token (``(0, 1, 2, 3)``: all distinct).
+Pattern = tuple[int, ...]
 
 #: The cards one seat may hold at set-up, one row each: every triple with at most one leader card.
 SEAT_ROWS: Final[IntArray] = np.array(
@@ -40,9 +45,59 @@ SEAT_ROWS: Final[IntArray] = np.array(
      if sum(1 for c in t if c in (Integrity.AGENT, Integrity.KINGPIN)) <= 1], dtype=np.int64)
 _EYE: Final = np.eye(4)
 _ANY: Final = np.ones(4)
+_FACTORIAL: Final = np.array([1.0, 1.0, 2.0, 6.0])  # of 0..3 equal cards in one hand
 #: Version stamps of factor tables, unique across every Factors object (a cluster cache key must
 #: never match a table it was not built from).
 _STAMPS: Final = itertools.count()
+
+
+@dataclass(frozen=True)
+class ByOrder:
+    """A factor that depends on the hidden order as well as on the cards: one table (over the cards
+    of all its cells, as any factor) per :data:`Pattern` its cells can take.
+
+    A card an actor looked at before a hidden Flashbang and a slot it looked at after may be one
+    card; so may a seen card and a card now face up. The pair factor's feature counts the distinct
+    face-down cards seen, so it is a different function of the cards in each pattern. The patterns
+    are functions of the order only, so :func:`enumerate_cluster`, which enumerates every order,
+    keeps the computation exact by taking each order's table."""
+
+    tables: dict[Pattern, Table]
+
+    def scaled(self, by: float) -> ByOrder:
+        """Every table divided by ``by`` (one scale for all: it must cancel across orders)."""
+        return self._map(lambda t, _: t / by)
+
+    def times(self, other: Table | ByOrder) -> ByOrder:
+        """The product with another factor on the same cells (the same patterns)."""
+        if isinstance(other, ByOrder):
+            return self._map(lambda t, p: t * other.tables[p], other)
+        return self._map(lambda t, _: t * other)
+
+    def _map(self, f: Callable[[Table, Pattern], Table], other: ByOrder | None = None) -> ByOrder:
+        """``f`` per pattern, once per distinct table (or pair of tables): patterns that leave the
+        same cards seen share one table, and the tables can be large."""
+        done: dict[tuple[int, int], Table] = {}
+        out = {}
+        for p, t in self.tables.items():
+            key = (id(t), id(other.tables[p]) if other is not None else 0)
+            if key not in done:
+                done[key] = f(t, p)
+            out[p] = done[key]
+        return ByOrder(out)
+
+    def top(self) -> float:
+        """The largest entry over every pattern."""
+        return max(float(t.max()) for t in self.tables.values())
+
+
+Factor = Table | ByOrder
+
+
+def pattern_of(tokens: Sequence[int]) -> Pattern:
+    """The :data:`Pattern` of cells that resolve to ``tokens``."""
+    first: dict[int, int] = {}
+    return tuple(first.setdefault(x, i) for i, x in enumerate(tokens))
 
 
 @dataclass
@@ -57,18 +112,35 @@ class Factors:
     #: Pair factors (the actor's cells + the cells it had seen: :class:`gcbc_walk.Known`), in the
     #: order of their first decision; :func:`admitted` says which the posterior multiplies in. (Their
     #: cells span two seats or more, so no key here is a key of ``tables``.)
-    pairs: dict[Cells, Table] = field(default_factory=dict)
+    pairs: dict[Cells, Factor] = field(default_factory=dict)
 
-    def add(self, cells: Cells, table: Table, pair: bool = False) -> None:
-        """Multiply ``table`` into the factor on ``cells`` (a pair factor if ``pair``)."""
-        into = self.pairs if pair else self.tables
-        if cells in into:
-            table = into[cells] * table
-        top = float(table.max())
+    def add(self, cells: Cells, table: Table) -> None:
+        """Multiply ``table`` into the single-seat factor on ``cells``."""
+        if cells in self.tables:
+            table = self.tables[cells] * table
+        self.tables[cells] = table / self._top(float(table.max()))
+        self.version[cells] = next(_STAMPS)
+
+    def add_pair(self, cells: Cells, factor: Factor) -> None:
+        """Multiply ``factor`` into the pair factor on ``cells``."""
+        old = self.pairs.get(cells)
+        if isinstance(old, ByOrder):
+            factor = old.times(factor)
+        elif isinstance(factor, ByOrder):
+            factor = factor if old is None else factor.times(old)
+        elif old is not None:
+            factor = old * factor
+        if isinstance(factor, ByOrder):
+            self.pairs[cells] = factor.scaled(self._top(factor.top()))
+        else:
+            self.pairs[cells] = factor / self._top(float(factor.max()))
+        self.version[cells] = next(_STAMPS)
+
+    def _top(self, top: float) -> float:
+        """``top``, the scale of a factor (max 1 after it); no deal survives a zero factor."""
         if top <= 0.0:
             raise BadStateError(f"gcbc posterior: seat {self.walk.seat}'s view contradicts itself")
-        into[cells] = table / top
-        self.version[cells] = next(_STAMPS)
+        return top
 
     def catch_up(self) -> None:
         """Multiply in what the walk found since the last call."""
@@ -93,7 +165,12 @@ class Factors:
             for kn in walk.known[known:]:
                 table = self.model.known_table(kn)
                 if table is not None and kn.actor != walk.seat:
-                    self.add(kn.cells + kn.seen(), table, pair=True)
+                    cells = kn.cells + kn.seen() + kn.up
+                    patterns = _patterns(cells, walk.rec.perms)
+                    if not kn.up and patterns == [tuple(range(len(cells)))]:
+                        self.add_pair(cells, table)
+                    else:
+                        self.add_pair(cells, _by_order(self.model, kn, cells, patterns, table))
         self.used = (len(walk.rec.binds), len(walk.rules), len(walk.choices), len(walk.known))
 
     def current(self) -> Factors:
@@ -107,6 +184,80 @@ class Factors:
         for cell, x in own.binds:
             out.add((cell,), _EYE[x])
         return out
+
+
+def _patterns(cells: Cells, perms: Sequence[Sequence[Cell]]) -> list[Pattern]:
+    """Every :data:`Pattern` ``cells`` take over the orders of the hidden permutations.
+
+    Only the cells that may coincide with another (:func:`gcbc_walk.may_coincide`) and the
+    permutations on their way are enumerated; the others are distinct in every order."""
+    if not any(isinstance(c, tuple) for c in cells):  # tokens only: distinct, the common case
+        return [tuple(range(len(cells)))]
+    loose = [i for i, a in enumerate(cells)
+             if any(j != i and may_coincide(a, b, perms) for j, b in enumerate(cells))]
+    ids = sorted(set().union(*(_perms_under(cells[i], perms) for i in loose)))
+    out: dict[Pattern, None] = {}
+    for orders_list in itertools.product(*(itertools.permutations(range(len(perms[k]))) for k in ids)):
+        orders = dict(zip(ids, orders_list, strict=True))
+        tokens = list(range(-len(cells), 0))  # stand-ins, distinct from every token
+        for i in loose:
+            tokens[i] = resolve(cells[i], perms, orders)
+        out[pattern_of(tokens)] = None
+    return list(out)
+
+
+def _perms_under(cell: Cell, perms: Sequence[Sequence[Cell]]) -> set[int]:
+    """The hidden permutations ``cell`` resolves through."""
+    if not isinstance(cell, tuple):
+        return set()
+    return {cell[0]}.union(*(_perms_under(item, perms) for item in perms[cell[0]]))
+
+
+def _by_order(model: BehaviourModel, kn: Known, cells: Cells, patterns: Sequence[Pattern],
+              table: Table) -> ByOrder:
+    """The pair factor of ``kn`` on ``cells`` (its actor's, its seen and its ``up`` cells) per
+    pattern: in each, every option's seen cards counted once, and none that is face up now.
+    ``table``: ``model.known_table(kn)``, the factor in the orders where no seen cells coincide."""
+    # Patterns that leave the same cells seen share one table.
+    made: dict[object, Table] = {kn.options: _spread(table, kn.cells + kn.seen(), cells)}
+    out = {}
+    for pattern in patterns:
+        once = _once(kn, cells, pattern)
+        if once.options not in made:
+            got = model.known_table(once)
+            made[once.options] = np.ones(4 ** len(cells)) if got is None \
+                else _spread(got, kn.cells + once.seen(), cells)  # None: nothing seen face down
+        out[pattern] = made[once.options]
+    return ByOrder(out)
+
+
+def _once(kn: Known, cells: Cells, pattern: Pattern) -> Known:
+    """``kn`` with, per option, one seen cell per card of ``pattern`` and none that is face up."""
+    at = {c: i for i, c in enumerate(cells)}
+    up = {pattern[at[u]] for u in kn.up}
+    options, looked = [], []
+    for (feature, seen), looks in zip(kn.options, kn.looked, strict=True):
+        cards = set(up)  # a seen card face up now is public: not counted
+        keep = []
+        for i, c in enumerate(seen):
+            if pattern[at[c]] not in cards:
+                cards.add(pattern[at[c]])
+                keep.append(i)
+        options.append((feature, tuple(seen[i] for i in keep)))
+        looked.append(tuple(looks[i] for i in keep))
+    return replace(kn, options=tuple(options), looked=tuple(looked), up=())
+
+
+def _spread(table: Table, sub: Cells, cells: Cells) -> Table:
+    """A table over the cards of ``sub`` (cells of ``cells``) as a table over ``cells``.
+
+    Index ``sum(card[p] * 4 ** p)`` is a C-order array whose first axis is the last cell, so each
+    table is reshaped to one axis per cell, its axes put in the order of ``cells``, and broadcast
+    along the cells it does not read."""
+    at = [cells.index(c) for c in reversed(sub)]  # the cell of each axis of the reshaped table
+    grid = table.reshape((4,) * len(sub)).transpose(np.argsort([-i for i in at]))
+    shape = [4 if i in at else 1 for i in reversed(range(len(cells)))]
+    return np.asarray(np.broadcast_to(grid.reshape(shape), (4,) * len(cells)).reshape(-1), dtype=np.float64)
 
 
 def seats_of(cell: Cell, perms: Sequence[Sequence[Cell]]) -> set[int]:
@@ -154,22 +305,28 @@ class Cluster:
 
 
 def enumerate_cluster(seats: Sequence[int], perm_ids: Sequence[int], perms: Sequence[Sequence[Cell]],
-                      tables: Mapping[Cells, Table], hands: Mapping[int, Sequence[Cell]],
+                      tables: Mapping[Cells, Factor], hands: Mapping[int, Sequence[Cell]],
                       rows: IntArray | None = None) -> Cluster:
     """Every configuration of a cluster (``rows``: its token configurations, if the caller lists
     them) with the product of its factors."""
     local = {3 * s + p: 3 * i + p for i, s in enumerate(seats) for p in range(3)}
     if rows is None:
         rows = token_rows(seats, tables)
+    # Only a ByOrder factor tells apart the orders that give one layout; elsewhere every order
+    # may keep weight 1, which sums to the same mass per layout.
+    first_only = any(isinstance(t, ByOrder) for t in tables.values())
     weights, nows = [], []
     for orders_list in itertools.product(*(itertools.permutations(range(len(perms[k]))) for k in perm_ids)):
         orders = dict(zip(perm_ids, orders_list, strict=True))
         w = np.ones(len(rows))
+        for k in perm_ids if first_only else ():
+            w *= _first_order(rows[:, [local[resolve(c, perms, orders)] for c in perms[k]]], orders[k])
         for cells, table in tables.items():
-            idx = rows[:, local[resolve(cells[0], perms, orders)]].copy()
+            held = [resolve(c, perms, orders) for c in cells]  # the token at each cell
+            idx = rows[:, local[held[0]]].copy()
             for p in range(1, len(cells)):
-                idx += rows[:, local[resolve(cells[p], perms, orders)]] * 4 ** p
-            w *= table[idx]
+                idx += rows[:, local[held[p]]] * 4 ** p
+            w *= (table.tables[pattern_of(held)] if isinstance(table, ByOrder) else table)[idx]
         weights.append(w)
         nows.append({s: rows[:, [local[resolve(c, perms, orders)] for c in cells]]
                      for s, cells in hands.items()})
@@ -183,14 +340,33 @@ def enumerate_cluster(seats: Sequence[int], perm_ids: Sequence[int], perms: Sequ
     )
 
 
-def token_rows(seats: Sequence[int], tables: Mapping[Cells, Table]) -> IntArray:
+def _first_order(cards: IntArray, order: Sequence[int]) -> FloatArray:
+    """The weight of hidden order ``order`` (slot ``i`` holds item ``order[i]``) when the items
+    hold ``cards`` (a row per configuration).
+
+    The engine lays out each distinct layout by its first permutation (``deal.arrangement_options``:
+    equal cards keep their relative order), and what an actor saw follows the cards that way. So
+    only that permutation is possible, with the weight of every permutation giving the layout (the
+    product of the factorials of the equal cards' counts): each layout keeps its mass, 1 over the
+    number of distinct layouts, as under uniform orders, and deduction is unchanged."""
+    ok = np.ones(len(cards), dtype=bool)
+    for i, j in itertools.combinations(range(len(order)), 2):
+        if order[i] > order[j]:
+            ok &= cards[:, order[i]] != cards[:, order[j]]
+    ways = np.ones(len(cards))
+    for x in range(4):
+        ways *= _FACTORIAL[(cards == x).sum(axis=1)]
+    return np.where(ok, ways, 0.0)
+
+
+def token_rows(seats: Sequence[int], tables: Mapping[Cells, Factor]) -> IntArray:
     """The cluster's token configurations that no single-token observation rules out."""
     per_seat = []
     for s in seats:
         keep = np.ones(len(SEAT_ROWS), dtype=bool)
         for p in range(3):
             table = tables.get((3 * s + p,))
-            if table is not None:
+            if isinstance(table, np.ndarray):  # one cell: never a ByOrder
                 keep &= table[SEAT_ROWS[:, p]] > 0
         per_seat.append(SEAT_ROWS[keep])
     if len(per_seat) == 1:
@@ -223,7 +399,7 @@ class _Union:
             self.size[roots[0]] += self.size[r]
 
 
-def _tie(factors: Factors, tables: Mapping[Cells, Table],
+def _tie(factors: Factors, tables: Mapping[Cells, Factor],
          sizes: Sequence[int] | None = None) -> tuple[_Union, dict[Cells, set[int]]]:
     """Seats tied by ``tables``, the hidden permutations and the current hands; and the seats of
     each of those cell tuples."""
@@ -238,7 +414,7 @@ def _tie(factors: Factors, tables: Mapping[Cells, Table],
     return union, seat_sets
 
 
-def admitted(factors: Factors) -> dict[Cells, Table]:
+def admitted(factors: Factors) -> Mapping[Cells, Factor]:
     """The factors the posterior multiplies: every single-seat factor, and each pair factor, in the
     order of their first decisions, that lies within one cluster or would leave its merged cluster
     with at most ``model.pair_seats`` seats whose set-up cards are not all known (the clusters that
@@ -255,7 +431,7 @@ def admitted(factors: Factors) -> dict[Cells, Table]:
     unknown = [0 if all(np.count_nonzero(factors.tables.get((3 * s + p,), _ANY)) == 1 for p in range(3))
                else 1 for s in range(len(factors.walk.tokens.pos))]
     union, _ = _tie(factors, factors.tables, unknown)
-    out = dict(factors.tables)
+    out: dict[Cells, Factor] = dict(factors.tables)
     perms = factors.walk.rec.perms
     for cells, table in factors.pairs.items():
         roots = {union.find(s) for c in cells for s in seats_of(c, perms)}

@@ -11,7 +11,10 @@ orders [Integridad] (a behaviour assumption). Multiplied out, every ordered deal
 one Kingpin in different hands has probability proportional to
 ``f(h) = k!/(k-h)! * k!/(k-(m-h))!`` with ``h`` Honest among the ``m = 3n - 2`` other cards: a
 leader's seat has 3 layouts per 3 hands' worth of sequences (1/3 each), a plain seat's layouts
-match its sequences one for one. Another seat's Flashbang is a uniform hidden permutation.
+match its sequences one for one. Another seat's Flashbang is a uniform choice among the distinct
+layouts of its cards, laid out by the first permutation giving each, as the engine does: which of
+two equal cards went where matters only to a pair factor whose seen cards may be one card
+(:class:`gcbc_clusters.ByOrder`); the other factors see a uniform hidden permutation.
 
 **The likelihood** is deduction times behaviour. Deduction: every observation the walk
 (:mod:`solver.belief.gcbc_walk`) finds is a 0/1 factor on the cells it names. Behaviour: each scored
@@ -263,7 +266,7 @@ def brute_force_posterior(game: GCBCGame, view_json: JSON,
     prior = honest_prior(n, game.side_cards)[(rows == Integrity.HONEST).sum(axis=1)]
     keep = prior > 0
     for cells, table in tables.items():
-        if len(cells) == 1 and isinstance(cells[0], int):
+        if len(cells) == 1 and isinstance(cells[0], int) and isinstance(table, np.ndarray):
             keep &= table[rows[:, cells[0]]] > 0
     rows, prior = rows[keep].astype(np.int64), prior[keep]
     pos = walk.tokens.pos

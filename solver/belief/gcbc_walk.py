@@ -80,7 +80,12 @@ class Known:
     seen: per option, its public feature (as in :class:`Choice`) and the cells the option is about
     that the actor had investigated and that are not face up now (``looked``: the (history index,
     seat, position) of each look, for training). ``chosen`` indexes ``options``; ``scored``: the walk
-    also lists the decision as a single-seat :class:`Choice`."""
+    also lists the decision as a single-seat :class:`Choice`.
+
+    Across a hidden Flashbang two seen cells may name one card (a look before it and a slot after
+    it, :func:`may_coincide`), and a seen cell may be one of the face-up cells ``up``: which, depends
+    on the hidden order, so the posterior resolves it per order (``gcbc_clusters.ByOrder``): the
+    actor saw each card once, and a seen card now face up is public."""
 
     index: int
     actor: int
@@ -91,6 +96,7 @@ class Known:
     options: tuple[tuple[str, tuple[Cell, ...]], ...]
     looked: tuple[tuple[tuple[int, int, int], ...], ...]
     scored: bool
+    up: tuple[Cell, ...] = ()
 
     def seen(self) -> tuple[Cell, ...]:
         """Every seen cell once, in the order of the options."""
@@ -99,6 +105,21 @@ class Known:
     def seats(self) -> int:
         """How many seats hold the seen cells."""
         return len({seat for looks in self.looked for _, seat, _ in looks})
+
+
+def may_coincide(a: Cell, b: Cell, perms: Sequence[Sequence[Cell]]) -> bool:
+    """Whether cells ``a`` and ``b`` name the same card in some order of the hidden permutations.
+
+    A slot of permutation ``k`` holds one of its items, and a cell is an item of one permutation at
+    most (it leaves every hand when the slots replace it), so two resolution paths can only meet
+    where one starts: the cells coincide in some order exactly when one leads to the other."""
+    return a == b or _leads_to(a, b, perms) or _leads_to(b, a, perms)
+
+
+def _leads_to(a: Cell, b: Cell, perms: Sequence[Sequence[Cell]]) -> bool:
+    if not isinstance(a, tuple):
+        return False
+    return any(item == b or _leads_to(item, b, perms) for item in perms[a[0]])
 
 
 class Recorder:
@@ -262,7 +283,10 @@ class Walk:
                          [f"{card}:{self._target_feature(actor, t)}" for t in targets])
 
     def _still_seen(self, actor: int, t: int) -> list[tuple[Cell, tuple[int, int, int]]]:
-        """The cells of seat ``t`` that ``actor`` investigated, still in its hand and not face up."""
+        """The cells of seat ``t`` that ``actor`` investigated, still in its hand and not face up.
+
+        Each cell once; two cells that may be one card across a hidden Flashbang, and a cell that
+        may be a face-up card, stay: which they are depends on the order (:class:`Known`)."""
         pos = self.tokens.pos[t]
         out: list[tuple[Cell, tuple[int, int, int]]] = []
         for cell, where in self.seen_by.get(actor, {}).get(t, []):
@@ -300,7 +324,19 @@ class Walk:
             self.known.append(Known(
                 index, actor, kind, tuple(self.tokens.pos[actor]), self.inverted[actor], chosen,
                 tuple((f, tuple(c for c, _ in seen)) for f, seen in options),
-                tuple(tuple(w for _, w in seen) for _, seen in options), scored))
+                tuple(tuple(w for _, w in seen) for _, seen in options), scored,
+                self._maybe_up([x for _, seen in options for x in seen])))
+
+    def _maybe_up(self, seen: list[tuple[Cell, tuple[int, int, int]]]) -> tuple[Cell, ...]:
+        """The face-up cells now that may hold one of the ``seen`` cards (seen before a hidden
+        Flashbang of its seat: :attr:`Known.up`)."""
+        perms = self.rec.perms
+        up: dict[Cell, None] = {}
+        for cell, (_, t, _) in seen:
+            for p, u in enumerate(self.tokens.pos[t]):
+                if self.shown[t][p] is not None and u != cell and may_coincide(u, cell, perms):
+                    up[u] = None
+        return tuple(up)
 
     def _announce_slots(self, actor: int) -> list[tuple[str, str, int]]:
         """The actions ``actor`` could announce: (its word in the history, ``equip``, ``arm``,
