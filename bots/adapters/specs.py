@@ -72,7 +72,8 @@ class AdapterSpec:
 
 def _police07_bounds(game: Game) -> Bounds:
     from solver.games.police07 import codec
-    from solver.games.police07.rules import FACTOR_TICKETS, Police07Game
+    from solver.games.police07.codec import FACTOR_TICKETS
+    from solver.games.police07.rules import Police07Game
 
     if not isinstance(game, Police07Game):
         raise ConfigError(f"police07 adapter spec: expected a Police07Game, not {type(game).__name__}")
@@ -119,7 +120,8 @@ class Police07Encoder:
 
     def __init__(self, game: Police07Game) -> None:
         from solver.games.police07 import codec
-        from solver.games.police07.rules import DETECTIVE_TICKETS, FACTOR_TICKETS
+        from solver.games.police07.codec import FACTOR_TICKETS
+        from solver.games.police07.rules import DETECTIVE_TICKETS
 
         self.game = game
         self.stops = game.board.num_stops

@@ -25,8 +25,7 @@ import numpy as np
 from solver.belief.bitsets import TICKET_LINES, Tracker, factor_lines, make_tracker, mask_stops
 from solver.core import JSON, Action, BadStateError
 from solver.games.police07 import codec
-from solver.games.police07.codec import LAST_MOVE
-from solver.games.police07.rules import FACTOR_TICKETS, UNLIMITED
+from solver.games.police07.codec import FACTOR_TICKETS, LAST_MOVE, UNLIMITED
 from solver.search.rng import SplitMix64
 
 if TYPE_CHECKING:

@@ -36,6 +36,11 @@ MAX_STOP: Final = 255
 #: Dr. Factor's moves that are shown (rulebook: the 1st, as he lifts his piece only at the 2nd; 3, 8,
 #: 13 and 18), and the last move [End].
 REVEALED_MOVES: Final = frozenset({1, 3, 8, 13, 18})
+#: Dr. Factor's starting tickets: taxi, bus, metro, joker, double [Start]. Kept here, beside the
+#: notation, so that the location tracker reads them without importing the rules (no import cycle).
+FACTOR_TICKETS: Final = (3, 3, 2, 2, 2)
+#: A ticket count that never runs out (the unlimited-tickets variant).
+UNLIMITED: Final = -1
 LAST_MOVE: Final = 24
 
 

@@ -69,7 +69,15 @@ from solver.games.police07 import codec
 from solver.games.police07._moves import flatten
 from solver.games.police07._moves import legal_moves as _py_legal_moves
 from solver.games.police07.board import Board, load_board
-from solver.games.police07.codec import LAST_MOVE, PASS, REVEALED_MOVES, SHOW, Ticket
+from solver.games.police07.codec import (
+    FACTOR_TICKETS,
+    LAST_MOVE,
+    PASS,
+    REVEALED_MOVES,
+    SHOW,
+    UNLIMITED,
+    Ticket,
+)
 from solver.games.police07.events import (
     DetectiveMoved,
     DetectivePassed,
@@ -87,8 +95,6 @@ _legal_moves: Callable[..., list[int]] = _ext.legal_moves if _ext is not None el
 
 FACTOR: Final[Seat] = 0
 DETECTIVE_TICKETS: Final = (9, 9, 6)
-FACTOR_TICKETS: Final = (3, 3, 2, 2, 2)  # taxi, bus, metro, joker, double [Start]
-UNLIMITED: Final = -1
 DEFAULT_PIECES: Final = {2: (4,), 3: (2, 2), 4: (1, 1, 1), 5: (1, 1, 1, 1), 6: (1, 1, 1, 1, 1)}
 
 
