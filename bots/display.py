@@ -64,8 +64,6 @@ class GamePrinter:
 
     #: The game's display name (``copsolver bots`` and headers use it).
     title: ClassVar[str] = ""
-    #: How a human types moves in this game ('help' prints it); empty: the command line's default.
-    notation: ClassVar[str] = ""
 
     def __init__(self, game: Game, seats: Iterable[Seat] | None = None) -> None:
         self.game = game
@@ -342,10 +340,6 @@ class GCBCPrinter(GamePrinter):
     """
 
     title = "Good Cop Bad Cop"
-    notation = (
-        "Type a move from the list: its number (e.g. 3) or its notation (e.g. 'investigate 2.1',\n"
-        "'equip', 'arm', 'shoot', 'aim 3', 'flip 1', 'play taser 3', 'pass', 'keep taser', 'arrange 201')."
-    )
 
     def __init__(self, game: Game, seats: Iterable[Seat] | None = None) -> None:
         super().__init__(game, seats)

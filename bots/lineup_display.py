@@ -83,11 +83,6 @@ class LineUpPrinter(GamePrinter):
     """LineUp: one line per event, lineups as portraits, the study moment shown then hidden."""
 
     title: ClassVar[str] = "LineUp"
-    notation: ClassVar[str] = (
-        "Type a move from the list: its number (e.g. 3) or its notation (e.g. 'roll', 'move 12',\n"
-        "'move bakery', 'study', 'lineup 1', 'pick 3', 'end', 'lucky', 'play another-look 1',\n"
-        "'play to-station', 'play hinder 2')."
-    )
 
     def __init__(self, game: Game, seats: Iterable[Seat] | None = None, seconds: float | None = None) -> None:
         super().__init__(game, seats)

@@ -717,8 +717,6 @@ def _detective_to_move() -> tuple[Any, Any]:
 class _BarePrinter:
     """A printer that prints no position, so the test reads only the prompts' own lines."""
 
-    notation = ""
-
     def describe_view(self, view: Any) -> list[str]:
         return []
 
