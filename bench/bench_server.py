@@ -1,6 +1,7 @@
 """Seat server responsiveness: how long a ``hello`` takes while another client runs a long search.
 
-A ``copsolver serve --tcp 0`` process of its own (so the measuring client shares no GIL with it);
+A ``copsolver serve --tcp 0`` process of its own, its iteration and node caps raised so the search
+runs its whole time (so the measuring client shares no GIL with it);
 client A brings a Police 07 game to Dr. Factor's first move and asks for the longest search the
 server allows (a ``hint`` from the ``ismcts`` bot with ``seconds`` at the server's ``max_seconds``);
 while it runs, client B sends ``hello`` after ``hello`` and times each round trip. The same is
@@ -28,11 +29,16 @@ from tests.protocol_client import Conn, start_longest_search, start_server  # no
 
 HELLOS = 50
 GAP = 0.02  # seconds between two hellos
+#: caps high enough that the search runs its whole ``max_seconds`` (the default iteration and node
+#: caps end it after ~1.5 s on a quiet machine, and the hellos would time an idle server)
+RAISED_CAPS = ("--max-iterations", "2000000000", "--max-nodes", "20000000")
+#: seconds into the search before the hellos start: the tree is large by then
+WARM = 5.0
 
 
 def measure() -> dict[str, Any]:
     """Hello round trips (seconds) with no search and during the longest allowed search."""
-    proc, port = start_server()
+    proc, port = start_server(*RAISED_CAPS)
     searcher, other = Conn(port, timeout=120), Conn(port, timeout=120)
     try:
         other.send({"type": "hello"})
@@ -43,7 +49,7 @@ def measure() -> dict[str, Any]:
             idle.append(other.hello())
             time.sleep(GAP)
         start_longest_search(searcher, max_seconds)
-        time.sleep(0.5)  # the search is under way
+        time.sleep(WARM)
         busy = []
         for _ in range(HELLOS):
             busy.append(other.hello())
@@ -68,12 +74,12 @@ def _ms(values: list[float]) -> str:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[Conn, Conn]]:
-    proc, port = start_server()
+    proc, port = start_server(*RAISED_CAPS)
     searcher, other = Conn(port, timeout=120), Conn(port, timeout=120)
     other.send({"type": "hello"})
     max_seconds = other.recv()["limits"]["max_seconds"]
     start_longest_search(searcher, max_seconds)
-    time.sleep(0.5)
+    time.sleep(WARM)
     yield searcher, other
     searcher.send({"type": "stop"})
     searcher.until("hint")

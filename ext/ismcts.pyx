@@ -25,6 +25,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport INFINITY
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.unistd cimport usleep
 from cpython.exc cimport PyErr_CheckSignals
 
 from solver._ext.rng cimport SplitMix
@@ -36,6 +37,11 @@ from solver.search.rng import SplitMix64
 cdef uint64_t _MASK64 = 0xFFFFFFFFFFFFFFFFULL
 _PY_MASK64 = (1 << 64) - 1
 cdef int _MAX_ITERATIONS = 2147483647
+# Microseconds the search sleeps, GIL released, at each poll inside a server request (a scope). A
+# bare release-and-retake starves the other threads: CPython's waiting thread asks the holder to
+# drop the GIL only when no switch happened during its 5 ms wait, and every retake here counts as a
+# switch, so a server's other clients waited up to seconds. A short sleep lets a waiting thread in.
+cdef unsigned int _HANDOFF_US = 50
 cdef int _MAX_EDGES = 1 << 30  # int indices, and a pool of 24-byte edges under 26 GB
 
 
@@ -573,9 +579,14 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
             if now - polled >= poll_seconds:
                 polled = now
                 # Without this gap the kernel would hold the GIL for the whole search: no other
-                # thread (another client of a server, a signal watcher) could run until it ends.
-                with nogil:
-                    pass
+                # thread (another client of a server, a signal watcher) could run until it ends;
+                # in a server request, a sleep rather than a bare release (see _HANDOFF_US).
+                if scope is not None:
+                    with nogil:
+                        usleep(_HANDOFF_US)
+                else:
+                    with nogil:
+                        pass
                 PyErr_CheckSignals()
                 if scope is not None and scope.cancelled():
                     stopped = True
