@@ -28,10 +28,10 @@ if __name__ == "__main__":  # run as a script: make the repository importable as
 import solver.games
 from bench.bench_police07 import mid_game
 from solver._accel import load_ext
-from solver.belief.bitsets import ALL_LINES, LocationTracker, stop_mask
 from solver.belief.categories import category_weights
 from solver.belief.location_filter import filtered_belief
-from solver.belief.locations import possible_locations
+from solver.games.police07.bitsets import ALL_LINES, LocationTracker, stop_mask
+from solver.games.police07.locations import possible_locations
 
 BATCH = 2000
 DETECTIVES = (13, 50, 91, 120, 155)  # five stops blocked, as in a six-player game

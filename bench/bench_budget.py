@@ -15,7 +15,7 @@ per decision, the mean CPU seconds the process got during a decision (far below 
 when the machine has more runnable processes than cores: the bot is then waiting, and can overrun
 by as long as it waits at its deadline), and the overrun fraction: decisions longer than the
 budget plus its tolerance,
-``max(5% of it, 2 ms)`` (:func:`solver.search.arena.overrun_tolerance`'s rule, written out here
+``max(5% of it, 2 ms)`` (:func:`bots.arena.tournament.overrun_tolerance`'s rule, written out here
 so that the script also runs on code from before it). A Good Cop Bad Cop bot spends only a share
 of its budget on an Equipment-window decision (its ``window_share``); those decisions are timed
 and counted against the full budget, as the arena counts them.
@@ -45,10 +45,10 @@ from typing import Any
 import numpy as np
 
 import bots
-from bots.cli import draw_chance
 from solver import _accel
 from solver import games as game_registry
 from solver.core import CHANCE, Game, Seat
+from solver.core.referee import draw_chance
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 import bots
-from bots.gcbc_ismcts import GCBCISMCTSBot
+from bots.gcbc.ismcts import GCBCISMCTSBot
+from solver.core.rng import SplitMix64
 from solver.search.ismcts import Budget, kernel_available, run_search
-from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position
 
 ITERATIONS = 100

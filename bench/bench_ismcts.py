@@ -16,8 +16,8 @@ import pytest
 
 import solver.games
 from solver.core import Seat, View
+from solver.core.rng import SplitMix64
 from solver.search.ismcts import Budget, is_compiled_determinizer, kernel_available, run_search
-from solver.search.rng import SplitMix64
 
 ITERATIONS = {"pure": 300, "compiled": 3000}
 

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 import solver.games
+from solver.core.rng import SplitMix64
 from solver.games.police07.sim import Chase, P07Determinizer, P07Sim, SimTables
-from solver.search.rng import SplitMix64
 
 ENGINES = ["pure", "compiled"]
 TARGET_PLAYOUTS_PER_S = 100_000

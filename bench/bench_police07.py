@@ -15,8 +15,8 @@ import pytest
 import solver
 import solver.games
 from solver._accel import load_ext
-from solver.belief.locations import possible_locations
 from solver.games.police07 import _moves
+from solver.games.police07.locations import possible_locations
 
 CONFIGS = {
     "2p": {"players": 2},

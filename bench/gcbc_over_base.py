@@ -31,11 +31,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bots.arena.substitution import PairedDifference, paired_difference
+from bots.arena.substitution import run as substitute
+from bots.arena.tournament import BotSpec
 from solver import games
 from solver.core import ConfigError
-from solver.search.arena import BotSpec
-from solver.search.substitution import PairedDifference, paired_difference
-from solver.search.substitution import run as substitute
 
 BASE = BotSpec("heuristic", {"estimate": "posterior"})
 #: the B entrant a run must have: the plain heuristic (compared as its file records it)
@@ -47,7 +47,7 @@ Key = tuple[int, int, int]  # (seed, deal, seat)
 
 def _wins(records: Sequence[dict[str, Any]], side: str, seed: int) -> dict[Key, int]:
     """1 or 0 per (seed, deal, seat) of a run file's games: whether ``side``'s substituted seat won
-    (:attr:`solver.search.substitution.SubstitutionGame.won` on the recorded returns)."""
+    (:attr:`bots.arena.substitution.SubstitutionGame.won` on the recorded returns)."""
     return {(seed, g["deal"], g["seat"]): int(g["returns"][g["seat"]] > 0)
             for g in records if g["side"] == side}
 

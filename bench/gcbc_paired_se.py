@@ -13,7 +13,7 @@ from __future__ import annotations
 import statistics
 
 import bots
-from bots.gcbc_ismcts import GCBCISMCTSBot, _in_window, gain_over, paired_gain
+from bots.gcbc.ismcts import GCBCISMCTSBot, _in_window, gain_over, paired_gain
 from tests.gcbc_positions import heuristic_position
 
 POSITIONS = [(6, 45), (3, 20), (5, 60), (7, 30), (8, 80), (9, 10), (10, 50), (11, 70), (12, 40), (13, 25)]

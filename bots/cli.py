@@ -39,22 +39,33 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
-import inspect
 import json
-import math
 import os
 import secrets
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TextIO
-
-import numpy as np
+from typing import IO, TextIO
 
 import solver
 from bots.base import seat_together
+from bots.cli_args import (
+    DEFAULT_GAME,
+    EXIT_ABANDONED,
+    EXIT_OK,
+    EXIT_USAGE,
+    FILE_OPTIONS,
+    UsageError,
+    add_file_flag,
+    add_variant_flags,
+    count_arg,
+    file_paths,
+    game_options,
+    game_parameters,
+    positive_float,
+    positive_int,
+)
 from bots.display import GamePrinter, game_title, make_printer, numbered
 from bots.registry import available as available_bots
 from solver import _accel
@@ -73,21 +84,14 @@ from solver.core import (
     spawn,
 )
 from solver.core.files import parse_json, read_text
-from solver.games import GAMES
+from solver.core.referee import draw_chance, outcome
 from solver.games import load as load_game
 from solver.games import names as game_names
 
-DEFAULT_GAME = "police07"
 DEFAULT_BOT = "heuristic"
 HUMAN = "human"
-#: Exit codes: 2 is argparse's for usage errors, and ours for every user error.
-EXIT_OK, EXIT_ABANDONED, EXIT_USAGE = 0, 1, 2
 #: Default seeds are drawn below this bound, so they stay short enough to retype.
 _SEED_BOUND = 2**31
-
-
-class UsageError(Exception):
-    """A command-line mistake found after parsing (a bad ``--seat``): print usage, exit 2."""
 
 
 class GameAbandoned(Exception):
@@ -96,34 +100,6 @@ class GameAbandoned(Exception):
     def __init__(self, message: str, code: int) -> None:
         super().__init__(message)
         self.code = code
-
-
-# --- arguments --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WholeNumber:
-    """An argparse type: a whole number of at least ``least``; one number for the check and its message."""
-
-    least: int
-
-    def __call__(self, text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is not a whole number (it must be {self.least} or more)"
-            ) from None
-        if value < self.least:
-            fault = "is negative" if value < 0 else "is too small"
-            raise argparse.ArgumentTypeError(f"{value} {fault}: it must be {self.least} or more")
-        return value
-
-
-#: Seeds and ply counts: 0 is a seed, and a ply count of 0 is the start of the game.
-_count = WholeNumber(0)
-#: Games, iterations and workers: none of them means anything at 0.
-positive_int = WholeNumber(1)
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -160,7 +136,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         "--bot", default=None,
         help=f"bot for the seats no --seat names (default {DEFAULT_BOT}, or random for a game without one)"
     )
-    p.add_argument("--seed", type=_count, help="seed of the game (default: drawn at random and printed)")
+    p.add_argument("--seed", type=count_arg, help="seed of the game (default: drawn at random and printed)")
     p.add_argument("--replay", metavar="PATH", help="write the referee's record of the game to PATH (JSONL)")
     add_variant_flags(p)
     p.add_argument("--quiet", action="store_true", help="print only the result (and human prompts)")
@@ -196,14 +172,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         "--iterations", type=positive_int, metavar="N",
         help="search iterations instead of time: the same position, N and seed give the same hint",
     )
-    p.add_argument("--seed", type=_count, default=0, help="seed of the advising bot (default 0)")
-    p.add_argument("--ply", type=_count, metavar="N", help="with a replay: advise after its first N actions")
+    p.add_argument("--seed", type=count_arg, default=0, help="seed of the advising bot (default 0)")
+    p.add_argument("--ply", type=count_arg, metavar="N",
+                   help="with a replay: advise after its first N actions")
     p.add_argument("--svg", metavar="PATH", help="also draw the board and the advice as SVG (police07)")
     p.add_argument("--png", metavar="PATH", help="also draw it as PNG (cairosvg, rsvg-convert or convert)")
     add_file_flag(p)
     sub["hint"] = p
 
-    from bots import arena_cli  # the arena's flags and logic live in their own module
+    from bots.arena import cli as arena_cli  # the arena's flags and logic live in their own module
 
     sub["arena"] = arena_cli.add_parser(commands)
 
@@ -254,105 +231,6 @@ def cmd_bots(game: str | None, out: TextIO) -> int:
 
 
 # --- play -------------------------------------------------------------------------------------
-
-
-def positive_float(text: str) -> float:
-    """argparse type: a finite number above 0 (budgets in seconds; 'inf' would never end a search)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number (of seconds, more than 0)") from None
-    if not (math.isfinite(value) and value > 0.0):
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0 (a finite number of seconds)")
-    return value
-
-
-#: The variant flags of ``play`` and ``arena`` and the game option each one sets. A flag applies
-#: to a game whose constructor takes its option (:func:`game_parameters`), so a game gains a flag
-#: by taking the option. (A later issue moves the flags into each game's own spec.)
-VARIANT_FLAGS: dict[str, str] = {
-    "--players": "players",
-    "--voluntary-show": "voluntary_show",
-    "--unlimited-tickets": "unlimited_tickets",
-    "--free-start": "free_start",
-    "--board": "board",
-}
-#: Game options whose value names a file to read; each option's default is the shipped content.
-#: A replay or position may name such a file only through ``--file OPTION=PATH`` (see
-#: :func:`record_config`): a path inside a record could point anywhere on the machine.
-FILE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "police07": ("board",),
-    "gcbc": ("content",),
-    "lineup": ("board", "suspects", "lucky"),
-}
-
-
-def game_parameters(name: str) -> dict[str, inspect.Parameter] | None:
-    """The options game ``name``'s constructor takes, by name; None for an unknown game."""
-    target = GAMES.get(name)
-    if target is None:
-        return None
-    module, _, cls_name = target.partition(":")
-    cls = getattr(importlib.import_module(module), cls_name)
-    return {
-        p.name: p for p in inspect.signature(cls).parameters.values()
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-    }
-
-
-def add_file_flag(p: argparse.ArgumentParser) -> None:
-    """``--file OPTION=PATH`` of ``replay`` and ``hint`` (read back by :func:`file_paths`)."""
-    p.add_argument(
-        "--file", action="append", default=[], metavar="OPTION=PATH",
-        help="the file a record's game option names, e.g. --file board=my_board.json (repeatable): "
-        "a replay or position opens no file it names by itself",
-    )
-
-
-def add_variant_flags(p: argparse.ArgumentParser) -> None:
-    """The game-variant flags that ``play`` and ``arena`` share (read back by :func:`game_options`)."""
-    p.add_argument(
-        "--voluntary-show", action="store_true", help="variant: Dr. Factor may show himself to take tickets"
-    )
-    p.add_argument("--unlimited-tickets", action="store_true", help="variant: detectives ride ticket-free")
-    p.add_argument("--free-start", action="store_true", help="variant: pieces choose their start stops")
-    p.add_argument("--board", metavar="PATH", help="a board file instead of the game's shipped board")
-
-
-def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The game options the play flags ask for (only the ones given, so defaults stay the game's).
-
-    Raise :class:`UsageError` for a flag that does not apply to ``args.game``.
-    """
-    options: dict[str, Any] = {}
-    if args.players is not None:
-        options["players"] = args.players
-    for flag in ("voluntary_show", "unlimited_tickets", "free_start"):
-        if getattr(args, flag):
-            options[flag] = True
-    if args.board is not None:
-        options["board"] = args.board
-    takes = game_parameters(args.game)
-    if takes is not None:  # an unknown game is named by load_game
-        for flag, option in VARIANT_FLAGS.items():
-            if option in options and option not in takes:
-                applies = ", ".join(f for f, o in VARIANT_FLAGS.items() if o in takes) or "none"
-                raise UsageError(f"{flag} does not apply to {args.game} (its variant flags: {applies})")
-    return options
-
-
-def file_paths(specs: Sequence[str]) -> dict[str, str]:
-    """Option -> path from ``--file OPTION=PATH`` specs; UsageError for a malformed or repeated one."""
-    files: dict[str, str] = {}
-    for spec in specs:
-        option, sep, path = spec.partition("=")
-        option = option.strip()
-        if not sep or not option or not path:
-            raise UsageError(f"--file {spec!r}: expected OPTION=PATH, e.g. --file board=my_board.json")
-        if option in files:
-            raise UsageError(f"--file {spec}: {option} is given twice")
-        files[option] = path
-    return files
 
 
 def record_config(name: str, config: JSON, files: Mapping[str, str], where: str, record: str) -> JSON:
@@ -442,32 +320,6 @@ class ReplayWriter:
         """Append one record as a JSON line."""
         self.stream.write(json.dumps(record, separators=(", ", ": ")) + "\n")
         self.stream.flush()
-
-
-def outcome(state: State) -> tuple[str | None, str]:
-    """``(winner, reason)`` of a finished game, read off the public view; ``(None, "")`` if unfinished.
-
-    Views carry ``winner``/``reason`` (Police 07 does); a game whose views do not is summarised by
-    its returns (the seats with the best payoff).
-    """
-    if not state.is_terminal():
-        return None, ""
-    data = state.view(0).to_json()
-    winner = data.get("winner")
-    if isinstance(winner, str):
-        return winner, str(data.get("reason", ""))
-    returns = state.returns()
-    best = max(returns)
-    seats = [str(s) for s, r in enumerate(returns) if r == best]
-    return "seats " + ", ".join(seats), "best returns"
-
-
-def draw_chance(state: State, rng: np.random.Generator) -> Action:
-    """One chance outcome drawn with its probability."""
-    outcomes = state.chance_outcomes()
-    probs = np.array([p for _, p in outcomes], dtype=float)
-    index = int(rng.choice(len(outcomes), p=probs / probs.sum()))
-    return outcomes[index][0]
 
 
 @dataclass
@@ -929,7 +781,7 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     advisor = hint.describe_advisor(game, view, args.bot, budget, args.seed)
     out.write(hint.format_advice(game, view, advice, advisor).rstrip("\n") + "\n")
     if drawing:
-        from bots import draw
+        from bots.police07 import draw
 
         # the heat map shades the possible stops by the same learnt probabilities the text lists
         weights = hint.location_probabilities(game, view) or None
@@ -981,7 +833,7 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.command == "replay":
         return cmd_replay(args, out)
     if args.command == "arena":
-        from bots import arena_cli
+        from bots.arena import cli as arena_cli
 
         return arena_cli.cmd_arena(args, out)
     return cmd_hint(args, out)

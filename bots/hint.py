@@ -13,7 +13,7 @@ simulations, and so the hint, varies with the machine's speed and load). Bots th
 (``heuristic``, ``random``) ignore the budget.
 
 What a Police 07 hint shows besides the ranked moves, with ``P`` the exact set of stops Dr. Factor
-may be at (:func:`solver.belief.locations.possible_locations`) and ``w`` the probability of each,
+may be at (:func:`solver.games.police07.locations.possible_locations`) and ``w`` the probability of each,
 from the location filter: his moves followed from the start with a model of how he moves, learnt
 from recorded games (:func:`solver.belief.location_filter.filtered_belief`)::
 
@@ -255,9 +255,9 @@ def detective_covers(
     data = view.to_json()
     if police is None or data.get("role") != "detective" or not isinstance(data.get("piece"), int):
         return {}
-    from solver.belief.locations import possible_locations
     from solver.games.police07 import codec
     from solver.games.police07.heuristics import acting_piece, detective_lines, detective_pieces
+    from solver.games.police07.locations import possible_locations
 
     possible = sorted(possible_locations(police, data))
     if not possible:
@@ -299,8 +299,8 @@ def public_count(game: Game, view: View) -> int | None:
     data = view.to_json()
     if police is None or data.get("role") != "factor" or not (data.get("factor") or {}).get("stop"):
         return None
-    from solver.belief.locations import track_factor
     from solver.games.police07.heuristics import public_history
+    from solver.games.police07.locations import track_factor
 
     return len(track_factor(police, {"history": public_history(data)}).now)
 
@@ -317,9 +317,9 @@ def factor_ambiguity(game: Game, view: View) -> dict[Action, int]:
     data = view.to_json()
     if police is None or data.get("role") != "factor" or not (data.get("factor") or {}).get("stop"):
         return {}
-    from solver.belief.locations import track_factor
     from solver.games.police07 import codec
     from solver.games.police07.heuristics import public_history
+    from solver.games.police07.locations import track_factor
 
     shown = int(data["factor"]["moves"]) + 1 in codec.REVEALED_MOVES
     history = public_history(data)
@@ -438,13 +438,13 @@ def format_advice(game: Game, view: View, advice: Advice, advisor: str = "") -> 
     if advisor:
         lines.append(advisor)
     if game.name == "gcbc":
-        from bots import gcbc_hint
+        from bots.gcbc import hint as gcbc_hint
 
         marginals = gcbc_hint.marginals_for(game, view)
         lines += gcbc_hint.posterior_lines(view, marginals)
         advice = gcbc_hint.annotate(game, view, advice, marginals)
     if game.name == "lineup":
-        from bots import lineup_hint
+        from bots.lineup import hint as lineup_hint
 
         lines += lineup_hint.lines(game, view, advice)
     belief = dict(advice.belief)
@@ -452,7 +452,7 @@ def format_advice(game: Game, view: View, advice: Advice, advisor: str = "") -> 
     if police is not None and "possible_stops" not in belief:
         # bots that keep no location belief (random) still get the exact set printed: it is
         # computed from the same view, so it shows nothing the seat does not know
-        from solver.belief.locations import possible_locations
+        from solver.games.police07.locations import possible_locations
 
         belief["possible_stops"] = sorted(possible_locations(police, view.to_json()))
     stops = belief.pop("possible_stops", None)

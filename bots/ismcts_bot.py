@@ -14,7 +14,7 @@ A ``seconds`` budget is the whole decision's, from the moment the bot is asked
 (:class:`~bots.base.DecisionClock`): building the belief and the determinizer and preparing the
 root come out of it, and the search gets what is left less :func:`reserve` (the reading of its
 result and the search's own last clock check). Two things keep a decision within its tolerance
-(5% of the budget or 2 ms, whichever is more; :func:`solver.search.arena.overrun_tolerance`):
+(5% of the budget or 2 ms, whichever is more; :func:`bots.arena.tournament.overrun_tolerance`):
 searches on the Python rules read the clock after every iteration (``check_every=1``; the compiled
 kernel's 16 iterations take about 0.1 ms), and their sims end a line of play where it stands once
 the time is up (:class:`WinLossSim`), since one iteration through the Python rules can take longer
@@ -33,6 +33,7 @@ import numpy as np
 from bots.base import Advice, Bot, DecisionClock, Option, RankedAction, on_the_clock
 from bots.registry import ANY_GAME, register
 from solver.core import Action, ConfigError, Game, Seat, State, View
+from solver.core.rng import SplitMix64
 from solver.search.ismcts import (
     MAX_ITERATIONS,
     Budget,
@@ -43,7 +44,6 @@ from solver.search.ismcts import (
     is_compiled_determinizer,
     run_search,
 )
-from solver.search.rng import SplitMix64
 from solver.search.sim import Determinizer, ResampleDeterminizer, StateSim
 
 if TYPE_CHECKING:
@@ -397,9 +397,9 @@ class Police07ISMCTSBot(ISMCTSBot):
         if seat != 0 and self.settings["belief"] == "filter":
             # The filter's tables are built on first use (tens of ms, once a process): here rather
             # than in the first decision, which would overrun its time budget by that much.
-            from solver.belief.bitsets import mask_stops
             from solver.belief.factor_model import load_model
             from solver.belief.location_filter import adjacency
+            from solver.games.police07.bitsets import mask_stops
 
             load_model()
             adjacency(game.board)
@@ -437,7 +437,7 @@ class Police07ISMCTSBot(ISMCTSBot):
         return any(PLACE_BASE < a < PLACE_BASE + 256 for a in view.legal_actions)
 
     def _placer(self) -> Bot:
-        from bots.police07 import HeuristicBot
+        from bots.police07.heuristic import HeuristicBot
 
         return HeuristicBot(self.game, self.seat, self.rng)
 
@@ -478,7 +478,7 @@ class Police07ISMCTSBot(ISMCTSBot):
 
     def belief(self, view: View) -> dict[str, Any]:
         """Dr. Factor's possible stops as the seat's view allows (his own stop, for him)."""
-        from solver.belief.locations import possible_locations
+        from solver.games.police07.locations import possible_locations
         from solver.games.police07.rules import Police07Game
 
         if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker

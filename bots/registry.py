@@ -25,8 +25,8 @@ GENERIC_MODULES: tuple[str, ...] = ("bots.random_bot", "bots.ismcts_bot")
 
 #: Game name -> modules that register that game's own bots.
 GAME_MODULES: dict[str, tuple[str, ...]] = {
-    "police07": ("bots.police07", "bots.nw2012"),
-    "gcbc": ("bots.gcbc", "bots.gcbc_ismcts", "bots.gcbc_rollout"),
+    "police07": ("bots.police07",),
+    "gcbc": ("bots.gcbc",),
     "lineup": ("bots.lineup",),
 }
 

@@ -32,7 +32,7 @@ from solver._ext.rng cimport SplitMix
 from solver._ext.rng cimport sm_below
 from solver._ext.simbase cimport Sim, CDeterminizer, SIM_MAX_ACTIONS, SIM_CHANCE, SIM_TERMINAL
 
-from solver.search.rng import SplitMix64
+from solver.core.rng import SplitMix64
 
 cdef uint64_t _MASK64 = 0xFFFFFFFFFFFFFFFFULL
 _PY_MASK64 = (1 << 64) - 1

@@ -1,9 +1,9 @@
-# Compiled twin of solver/belief/bitsets.py (LocationTracker): the same methods, the same results,
+# Compiled twin of solver/games/police07/bitsets.py (LocationTracker): the same methods, the same results,
 # the same errors. Change both together; tests/test_bitsets.py compares them on thousands of games.
 """Possible-location tracker for Police 07 on four-word bitsets (compiled).
 
 The layout, the meaning of every method and the checks on arguments are documented in
-``solver/belief/bitsets.py``; the C-level methods declared in ``solver/_ext/p07belief.pxd`` skip the
+``solver/games/police07/bitsets.py``; the C-level methods declared in ``solver/_ext/p07belief.pxd`` skip the
 checks so kernels can call them without Python.
 """
 
@@ -16,7 +16,7 @@ from solver._ext.p07bits cimport (
 )
 from solver._ext.rng cimport SplitMix, sm_below
 
-from solver.belief.bitsets import neighbour_words
+from solver.games.police07.bitsets import neighbour_words
 
 cdef enum:
     ANY_LINE_BLOCK = 4      # bitsets.ANY_LINE_BLOCK: the union of the four line blocks
@@ -57,7 +57,7 @@ cdef int _from_int(object mask, uint64_t* out) except -1:
 
 
 cdef class LocationTracker:
-    """Dr. Factor's possible stops as the detectives know them (see solver.belief.bitsets)."""
+    """Dr. Factor's possible stops as the detectives know them (see solver.games.police07.bitsets)."""
 
     def __init__(self, board):
         table = neighbour_words(board)

@@ -18,7 +18,7 @@ from solver._ext.p07bits cimport (
 
 from solver.games.police07 import codec as _codec
 from solver.games.police07 import sim as _py
-from solver.belief.bitsets import TICKET_LINES as _TICKET_LINES
+from solver.games.police07.bitsets import TICKET_LINES as _TICKET_LINES
 from solver.core import ConfigError
 
 cdef extern from *:

@@ -68,7 +68,7 @@ cdef class Sim:
         return self.c_key(seat)
 
     def default_action(self, rng):
-        """The playout policy's move, drawing from a solver.search.rng.SplitMix64 (advanced in step)."""
+        """The playout policy's move, drawing from a solver.core.rng.SplitMix64 (advanced in step)."""
         cdef SplitMix r
         r.state = rng.state
         cdef int a = self.c_default_action(&r)

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 import numpy as np
 
 import bots
-from bots.cli import draw_chance
 from solver import games
+from solver.core.referee import draw_chance
 from solver.games.gcbc import ops
 from solver.games.gcbc.rules import GCBCState
 

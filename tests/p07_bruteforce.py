@@ -1,6 +1,6 @@
 """A brute-force reference for Dr. Factor's possible locations, through the rules engine alone.
 
-It shares no code with the location tracker (``solver/belief/locations.py``, ``bitsets.py``,
+It shares no code with the location tracker (``solver/games/police07/locations.py``, ``bitsets.py``,
 ``ext/p07belief.pyx``): it never reads a ticket's lines, a neighbour mask or a cornered rule. It
 replays a detective's public history (``view["history"]``, ``[piece, text]``) on engine states:
 
@@ -38,8 +38,8 @@ import numpy as np
 
 import bots
 import solver.games
-from solver.belief.locations import possible_locations
 from solver.core import JSON
+from solver.games.police07.locations import possible_locations
 from tests.test_bitsets import random_board
 from tests.test_police07_rules import MINI_BOARD
 

@@ -21,12 +21,12 @@ from typing import Any, ClassVar
 import pytest
 
 from bots import Advice, Bot, registry
+from bots.arena import tournament as arena
+from bots.arena.tournament import BotSpec, play_game, wilson_interval
 from bots.base import Option
 from bots.cli import main
 from solver import games
 from solver.core import Action, ConfigError, IllegalActionError, View
-from solver.search import arena
-from solver.search.arena import BotSpec, play_game, wilson_interval
 from tests.test_ismcts_bot import FakeClock
 
 Z = 1.959963984540054
@@ -290,7 +290,7 @@ def test_an_overrun_within_the_tolerance_is_not_flagged(police07: Any, slow: Fak
 
 
 def test_a_substitution_report_checks_the_substituted_seat(police07: Any, slow: FakeClock) -> None:
-    from solver.search import substitution
+    from bots.arena import substitution
 
     report = substitution.run(police07, BotSpec("slow", {"seconds": 0.05, "factor": 2.0}), RANDOM,
                               games=1, seed=3, seats=[1])

@@ -1,4 +1,4 @@
-"""The location tracker (solver/belief/bitsets.py and its compiled twin ext/p07belief.pyx).
+"""The location tracker (solver/games/police07/bitsets.py and its compiled twin ext/p07belief.pyx).
 
 Random games (random legal moves, every variant, the Budapest board, the 16-stop mini board and a
 random 255-stop board that fills all four words) are fed move by move into a pure and a compiled
@@ -25,8 +25,9 @@ import pytest
 
 import solver.games
 from solver import _accel
-from solver.belief import bitsets
-from solver.belief.bitsets import (
+from solver.core.rng import SplitMix64
+from solver.games.police07 import bitsets, codec
+from solver.games.police07.bitsets import (
     ALL_LINES,
     ANY_LINE_BLOCK,
     MAX_MOVES,
@@ -39,9 +40,7 @@ from solver.belief.bitsets import (
     neighbour_words,
     stop_mask,
 )
-from solver.belief.locations import possible_locations
-from solver.games.police07 import codec
-from solver.search.rng import SplitMix64
+from solver.games.police07.locations import possible_locations
 from tests.test_police07_locations import Branches
 from tests.test_police07_rules import MINI_BOARD
 
@@ -449,5 +448,6 @@ def test_numpy_ints_are_accepted(budapest_trackers: list[Any]) -> None:
 @needs_compiled
 def test_compiled_tracker_is_cimportable() -> None:
     """Other kernels cimport the cdef class: its declaration ships next to the module."""
-    pxd = Path(bitsets.__file__).resolve().parent.parent / "_ext" / "p07belief.pxd"
+    assert compiled is not None
+    pxd = Path(compiled.__file__).resolve().parent / "p07belief.pxd"
     assert pxd.is_file() and "cdef class LocationTracker" in pxd.read_text()

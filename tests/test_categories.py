@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import solver.games
-from solver.belief import learn_categories
+from bots.police07 import learn_categories
 from solver.belief.categories import (
     BUCKETS,
     SCHEMES,
@@ -24,10 +24,10 @@ from solver.belief.categories import (
     load_weights,
     stop_types,
 )
-from solver.belief.locations import possible_locations
 from solver.core import BadStateError
 from solver.games.police07.board import Line
 from solver.games.police07.distances import UNREACHABLE, detective_distances
+from solver.games.police07.locations import possible_locations
 
 BOARD = solver.games.load("police07").board
 
@@ -165,7 +165,7 @@ def test_shipped_weights_name_their_provenance() -> None:
     table = load_weights()
     assert table.source == "shipped" and table.scheme in SCHEMES
     prov = table.provenance
-    assert prov["command"].startswith("python -m solver.belief.learn_categories --games ")
+    assert prov["command"].startswith("python -m bots.police07.learn_categories --games ")
     assert prov["games"] >= 1000 and isinstance(prov["seed"], int)
     assert prov["bots"]["factor"] == "heuristic" and prov["bots"]["detectives"] == "heuristic"
     assert prov["decisions"] > 10_000
@@ -262,7 +262,7 @@ def test_learner_writes_a_loadable_file(tmp_path: Path, capsys: pytest.CaptureFi
     assert learn_categories.main(["--games", "5", "--seed", "3", "--out", str(out), "--quiet"]) == 0
     assert "wrote" in capsys.readouterr().out
     table = load_weights(out)
-    assert table.provenance["command"] == "python -m solver.belief.learn_categories --games 5 --seed 3"
+    assert table.provenance["command"] == "python -m bots.police07.learn_categories --games 5 --seed 3"
     assert table.provenance["games"] == 5 and table.provenance["seed"] == 3
     data = json.loads(out.read_text())
     assert data["evaluation"]["decisions"] > 0  # game 4 is held out

@@ -683,14 +683,14 @@ def test_a_count_option_accepts_the_least_value_its_error_names(
 
 
 def test_every_count_option_is_in_the_table() -> None:
-    from bots import cli
+    from bots import cli, cli_args
 
     _, commands = cli.build_parser()
     found = {
         (name, action.option_strings[-1])
         for name, parser in commands.items()
         for action in parser._actions
-        if action.type in (cli._count, cli.positive_int)
+        if action.type in (cli_args.count_arg, cli_args.positive_int)
     }
     assert found == {(words[0], option) for words, option in COUNT_OPTIONS}
 
@@ -776,10 +776,10 @@ def test_a_replay_does_not_open_the_file_its_header_names(
     assert json.loads(path.read_text().splitlines()[0])["config"]["board"] == str(board)
     for argv in (["replay", str(path)], ["hint", "police07", str(path), "--ply", "6"]):
         assert main(argv) == 2
-        assert _one_line_error(capsys.readouterr()) == (
-            f"copsolver: error: {path}, line 1: the header names the file {str(board)!r} as its board; "
-            f"a replay opens no file by itself: give it with --file board=PATH"
-        )
+        error = _one_line_error(capsys.readouterr())
+        # the file's name is shortened when long (a test worker's temporary folder can make it so)
+        assert error.startswith(f"copsolver: error: {path}, line 1: the header names the file '/")
+        assert error.endswith(" as its board; a replay opens no file by itself: give it with --file board=PATH")
     moved = tmp_path / "moved.json"
     board.rename(moved)
     assert main(["replay", str(path), "--file", f"board={moved}"]) == 0

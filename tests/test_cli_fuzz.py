@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bots.cli import main, outcome, replay_header
+from bots.cli import main, replay_header
 from solver.core.files import MAX_BYTES, MAX_DEPTH
+from solver.core.referee import outcome
 from solver.games import load
 
 #: Odd values a structural mutation puts in place of one JSON value.

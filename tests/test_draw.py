@@ -13,14 +13,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bots import draw, hint
+from bots import hint
 from bots.base import Advice, RankedAction
 from bots.cli import main
+from bots.police07 import draw
 from solver import games
-from solver.belief.locations import possible_locations
 from solver.core import ConfigError
 from solver.games.police07 import codec
 from solver.games.police07.board import board_from_json, load_board
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game, Police07State
 
 #: Dr. Factor starts at 1, detectives at 24, 40, 59; move 1 (shown) to 2; then detective moves; move 2
@@ -82,7 +83,8 @@ def test_layout_is_the_same_for_a_fresh_board_and_in_a_fresh_process() -> None:
     first = draw.board_layout(load_board())
     assert draw.board_layout(load_board()) == first  # a new Board object: computed again, not cached
     code = (
-        "import json; from bots.draw import board_layout; from solver.games.police07.board import load_board;"
+        "import json; from bots.police07.draw import board_layout; "
+        "from solver.games.police07.board import load_board;"
         "print(json.dumps(sorted(board_layout(load_board()).items())))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -1,4 +1,4 @@
-"""The Good Cop Bad Cop heuristic bot (bots/gcbc.py), its printer and its seat-protocol service.
+"""The Good Cop Bad Cop heuristic bot (bots/gcbc/heuristic.py), its printer and its seat-protocol service.
 
 The bot only ever receives its seat's view; the tests check that it plays legal moves in every
 configuration, that a seed replays a game, that its choice is a function of the view (two different
@@ -20,13 +20,13 @@ import pytest
 
 import bots
 from bots import display
-from bots.cli import draw_chance as draw
 from bots.cli import main
-from bots.gcbc import HeuristicBot, _Decider, informed, read_view, top_actions
+from bots.gcbc.heuristic import HeuristicBot, _Decider, informed, read_view, top_actions
 from bots.protocol import SeatServer, encode_reply
 from solver.belief.gcbc_behaviour import load_behaviour
 from solver.belief.gcbc_posterior import posterior
 from solver.core import ConfigError, Event, IllegalActionError, make_rng, spawn
+from solver.core.referee import draw_chance as draw
 from solver.games import load
 from solver.games.gcbc.deal import team_of
 from solver.games.gcbc.events import Investigated

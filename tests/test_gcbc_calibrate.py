@@ -1,4 +1,4 @@
-"""The calibration tool of the Good Cop Bad Cop posterior (solver.belief.gcbc_calibrate), end to end
+"""The calibration tool of the Good Cop Bad Cop posterior (bots.gcbc.calibrate), end to end
 on a few tiny seeded games: it writes a model file the posterior loads and a report with both models."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from bots.gcbc.calibrate import main
 from solver.belief.gcbc_behaviour import load_behaviour
-from solver.belief.gcbc_calibrate import main
 from solver.core import ConfigError
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bots import gcbc_hint, hint
+from bots import hint
 from bots.cli import main
+from bots.gcbc import hint as gcbc_hint
 from solver.belief.gcbc_behaviour import load_behaviour
 from solver.belief.gcbc_posterior import posterior
 from solver.games.gcbc import codec

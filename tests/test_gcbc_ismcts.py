@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import bots
-from bots.cli import draw_chance
-from bots.gcbc_ismcts import (
+from bots.gcbc.ismcts import (
     GCBCISMCTSBot,
     GCBCSim,
     PoolDeterminizer,
@@ -22,10 +21,11 @@ from bots.gcbc_ismcts import (
 )
 from solver import games
 from solver.core import ConfigError, View
+from solver.core.referee import draw_chance
+from solver.core.rng import SplitMix64
 from solver.games.gcbc import codec, ops
 from solver.games.gcbc.rules import GCBCState
 from solver.search.ismcts import ActionStats, Budget, choose
-from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position, play_out
 from tests.test_ismcts_bot import FakeClock
 
@@ -630,7 +630,7 @@ def test_a_timed_search_counts_the_posterior_and_cuts_its_playouts(monkeypatch: 
     what they left, reads the clock after every iteration, the pool stops at its share of the time,
     and a line of play below the root ends once the time is up."""
     from bots import ismcts_bot
-    from bots.gcbc_ismcts import POOL_SHARE
+    from bots.gcbc.ismcts import POOL_SHARE
 
     state, view, bot, clock = timed_bot()
     real_det = bot.determinizer

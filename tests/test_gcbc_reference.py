@@ -36,11 +36,11 @@ import numpy as np
 import pytest
 
 import bots
-from bots.cli import draw_chance
 from solver import games
 from solver.belief.gcbc_behaviour import BehaviourModel, load_behaviour, seen_name
 from solver.belief.gcbc_posterior import posterior
 from solver.core import IllegalActionError
+from solver.core.referee import draw_chance
 from solver.games.gcbc import codec, ops
 from solver.games.gcbc.deal import ARRANGEMENTS, INTEGRITY_NAMES, Integrity, team_of
 from solver.games.gcbc.equipment import Effect

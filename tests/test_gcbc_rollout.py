@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 
 import bots
-from bots.cli import draw_chance
-from bots.gcbc import HeuristicBot, best_actions, score_view
-from bots.gcbc_rollout import (
+from bots.gcbc.heuristic import HeuristicBot, best_actions, score_view
+from bots.gcbc.rollout import (
     RolloutBot,
     SeatViews,
     choose,
@@ -18,10 +17,11 @@ from bots.gcbc_rollout import (
 )
 from solver import games
 from solver.core import CHANCE, ConfigError
+from solver.core.referee import draw_chance
+from solver.core.rng import SplitMix64
 from solver.games.gcbc import codec
 from solver.games.gcbc.rules import GCBCState
 from solver.search.limits import SearchCaps, SearchScope, search_scope
-from solver.search.rng import SplitMix64
 from tests.gcbc_positions import heuristic_position, play_out
 from tests.test_ismcts_bot import FakeClock
 
@@ -216,7 +216,7 @@ def timed_rollout_bot(seconds: float,
                       monkeypatch: pytest.MonkeyPatch) -> tuple[RolloutBot, FakeClock, object]:
     """A rollout bot on a fake clock that moves STEP at every heuristic move of its rollouts, and the
     position it decides (an announcement: several candidates)."""
-    from bots import gcbc_rollout
+    from bots.gcbc import rollout as gcbc_rollout
 
     state = heuristic_position(6, 3, 60, announce=True)
     me = state.current_player()

@@ -16,9 +16,9 @@ from bots import hint
 from bots.cli import main
 from solver import games
 from solver.belief.location_filter import filtered_belief
-from solver.belief.locations import possible_locations
 from solver.core import BadStateError, ConfigError
 from solver.games.police07 import codec
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game, Police07State
 from solver.games.police07.view import Police07View
 from solver.search.ismcts import Budget

@@ -17,6 +17,7 @@ import pytest
 
 import solver.games
 from solver.core import TERMINAL, Action, BadStateError, ConfigError, Game, Seat, View, stable_hash
+from solver.core.rng import SplitMix64
 from solver.search.ismcts import (
     Budget,
     SearchParams,
@@ -26,7 +27,6 @@ from solver.search.ismcts import (
     run_search,
     search,
 )
-from solver.search.rng import SplitMix64
 from solver.search.sim import ResampleDeterminizer
 from tests.toygame import HiddenPass
 

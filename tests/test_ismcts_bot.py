@@ -13,8 +13,8 @@ from bots.base import Bot
 from bots.ismcts_bot import ISMCTSBot, Police07ISMCTSBot, WinLossDeterminizer
 from solver import games
 from solver.core import ConfigError, State, View
+from solver.core.rng import SplitMix64
 from solver.search.ismcts import Budget, SearchParams, kernel_available
-from solver.search.rng import SplitMix64
 from tests.test_bots import play
 from tests.toygame import HiddenPass
 

@@ -1,4 +1,5 @@
-"""LineUp bots (bots/lineup.py): legal, seeded, view-only play; memory; hints; the terminal; the protocol."""
+"""LineUp bots (bots/lineup/players.py): legal, seeded, view-only play; memory; hints; the terminal;
+the protocol."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ import numpy as np
 import pytest
 
 import bots
+from bots.arena.tournament import BotSpec
 from bots.hint import advise, format_advice
 from bots.protocol import SeatServer, encode_reply
 from solver.core import CHANCE, make_rng, spawn
 from solver.games import load
-from solver.search.arena import BotSpec
 
 LEVELS = ("child", "adult", "sharp", "perfect")
 
@@ -158,15 +159,15 @@ def test_cli_human_study_is_shown_then_hidden_and_bots_never_show_faces(
 
 
 def test_the_printer_module_imports_first() -> None:
-    """bots.lineup_display and bots.display import each other: either may come first."""
-    code = "import bots.lineup_display, bots.display as d; print(d.PRINTERS['lineup'].__name__)"
+    """bots.lineup.display and bots.display import each other: either may come first."""
+    code = "import bots.lineup.display, bots.display as d; print(d.PRINTERS['lineup'].__name__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0 and out.stdout.strip() == "LineUpPrinter", out.stderr[-500:]
 
 
 def test_the_terminal_shows_a_lineup_as_numbered_portraits() -> None:
     from bots.display import make_printer
-    from bots.lineup_display import LineUpPrinter, portrait
+    from bots.lineup.display import LineUpPrinter, portrait
 
     game, state = position(["roll", "die 5", "move bakery", "draw bakery-03", "study", "roll", "die 1",
                             "move 19", "roll", "die 5", "move station", "lineup 1", "innocent bakery-01",
@@ -186,7 +187,7 @@ def test_the_terminal_shows_a_lineup_as_numbered_portraits() -> None:
 
 
 def test_features_the_drawing_does_not_know_are_written_out_whole() -> None:
-    from bots.lineup_display import portrait, side_by_side
+    from bots.lineup.display import portrait, side_by_side
 
     cards = [{"hair": "long", "shoes": "sandals-with-socks"}, {"hair": "long", "shoes": "sandals"}]
     assert "shoes: sandals-with-socks" in portrait(cards[0])
@@ -202,7 +203,7 @@ def test_cli_quiet_still_shows_a_human_the_study_for_its_time_then_hides_it(
 
     slept: list[float] = []
     monkeypatch.setenv("COPSOLVER_STUDY_SECONDS", "0.25")
-    monkeypatch.setattr("bots.lineup_display.time.sleep", slept.append)
+    monkeypatch.setattr("bots.lineup.display.time.sleep", slept.append)
     scenes = "".join(f"move {name}\n" for name in load("lineup").board.scene_names)
     monkeypatch.setattr("sys.stdin", io.StringIO((scenes + "1\n") * 300))
     main(["play", "lineup", "--players", "2", "--seat", "0=human", "--seat", "1=planner", "--seed", "4",
@@ -383,7 +384,7 @@ def test_stateless_decide_rejects_bad_memory_with_a_typed_error() -> None:
 
 
 def test_arena_plays_lineup_seat_balanced_with_intervals() -> None:
-    from solver.search import arena
+    from bots.arena import tournament as arena
 
     game = load("lineup", players=2)
     sharp, forgetful = BotSpec("random", {"memory": "perfect"}), BotSpec("random", {"memory": "child"})
@@ -400,7 +401,7 @@ def test_arena_plays_lineup_seat_balanced_with_intervals() -> None:
 
 def test_front_ends_default_to_the_heuristic_which_is_greedy(capsys: pytest.CaptureFixture[str]) -> None:
     from bots.cli import main
-    from bots.lineup import GreedyBot
+    from bots.lineup.players import GreedyBot
 
     game, state = position(["roll", "die 5", "move bakery", "draw bakery-03", "study",
                             "roll", "die 1", "move 19", "roll", "die 5", "move station"])

@@ -26,9 +26,9 @@ from solver.belief.factor_model import (
     move_features,
 )
 from solver.belief.location_filter import filtered_belief, main, replay
-from solver.belief.locations import possible_locations
 from solver.core import BadStateError
 from solver.games.police07 import codec
+from solver.games.police07.locations import possible_locations
 from tests.test_police07_locations import Branches
 from tests.test_police07_rules import MINI_BOARD
 

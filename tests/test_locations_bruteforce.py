@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import solver.games
-from solver.belief.locations import possible_locations
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.sim import SimTables, determinizer_base
 from tests.p07_bruteforce import (
     CORNERED,

@@ -13,7 +13,7 @@ import pytest
 import bots
 from bots import registry
 from bots.base import Bot
-from bots.nw2012 import (
+from bots.police07.nw2012 import (
     PARAMETERS,
     NW2012Bot,
     filtered_actions,
@@ -26,15 +26,15 @@ from bots.nw2012 import (
 from solver import games
 from solver._accel import load_ext
 from solver.belief.categories import categories, detective_stops
-from solver.belief.locations import possible_locations
 from solver.core import ConfigError, State
+from solver.core.rng import SplitMix64
 from solver.games.police07 import codec
 from solver.games.police07.board import Board
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game, Police07State
 from solver.games.police07.sim import P07Sim, SimTables, make_sim
 from solver.games.police07.view import Police07View
 from solver.search.ismcts import kernel_available
-from solver.search.rng import SplitMix64
 from tests.test_bots import play
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "nw2012.md"
@@ -171,10 +171,10 @@ def test_refuses_other_games() -> None:
 
 
 def test_registered_for_police07() -> None:
-    assert "nw2012" in bots.available("police07")  # importing bots.nw2012 registered it
+    assert "nw2012" in bots.available("police07")  # importing bots.police07.nw2012 registered it
     assert isinstance(bots.make("police07", "nw2012", seat=1, rng=0, iterations=5), NW2012Bot)
-    if "bots.nw2012" not in registry.GAME_MODULES["police07"]:
-        pytest.skip("bots/registry.py does not list bots.nw2012 yet (the lead adds it): "
+    if "bots.police07.nw2012" not in registry.GAME_MODULES["police07"]:
+        pytest.skip("bots/registry.py does not list bots.police07.nw2012 yet (the lead adds it): "
                     "copsolver bots finds nw2012 only once the module is imported")
 
 

@@ -10,7 +10,7 @@ rewards with coalition reduction); the two sims must agree on every field, both 
 SplitMix64 draw. Half the games are driven by uniformly random legal actions, half by the sims' own
 playout policy (whose choices are checked against an independent reading of the policy when ε is
 0). On a subset the tracked possible-location set is compared with
-:func:`solver.belief.locations.possible_locations` of a detective's view at every step.
+:func:`solver.games.police07.locations.possible_locations` of a detective's view at every step.
 
 The compiled module is imported directly, so the comparison runs even under
 ``COPSOLVER_PUREPYTHON=1`` whenever it has been built; its tests skip, saying why, when it is not.
@@ -30,10 +30,11 @@ import numpy as np
 import pytest
 
 import solver.games
-from solver.belief.locations import possible_locations
 from solver.core import TERMINAL, BadStateError, ConfigError
+from solver.core.rng import SplitMix64
 from solver.games.police07 import codec
 from solver.games.police07.distances import detective_distances
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.sim import (
     OVER,
     FactorKeys,
@@ -46,7 +47,6 @@ from solver.games.police07.sim import (
     playout,
     root_fields,
 )
-from solver.search.rng import SplitMix64
 from tests.p07_bruteforce import REPRODUCER, FactorPaths
 from tests.test_police07_rules import MINI_BOARD
 

@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 
 import bots
-from bots.police07 import HeuristicBot
+from bots.police07.heuristic import HeuristicBot
 from solver import games
-from solver.belief.locations import possible_locations
 from solver.core import BadStateError, ConfigError
 from solver.games.police07 import codec
 from solver.games.police07.board import Line
@@ -31,6 +30,7 @@ from solver.games.police07.heuristics import (
     factor_move_scores,
     public_history,
 )
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game, Police07State
 
 #: Dr. Factor starts at 1, detective pieces 1..3 at 24, 40 and 59 (all start-card stops).

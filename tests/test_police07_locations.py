@@ -1,4 +1,4 @@
-"""Possible-location sets (solver/belief/locations.py) against a brute force, and resampling.
+"""Possible-location sets (solver/games/police07/locations.py) against a brute force, and resampling.
 
 The brute force knows nothing of ``locations.py``. It replays the detectives' public history (the
 ``history`` of their view, ``[piece, text]``) on real engine states: a detective's action, a start
@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 import solver.games
-from solver.belief.locations import possible_locations
 from solver.core import IllegalActionError
+from solver.games.police07.locations import possible_locations
 from tests.test_police07_rules import MINI_BOARD
 
 FACTOR_MOVE_HEADS = ("taxi", "bus", "metro", "joker")

@@ -7,7 +7,7 @@ import importlib
 import numpy as np
 import pytest
 
-from solver.search.rng import SplitMix64
+from solver.core.rng import SplitMix64
 
 
 def test_reference_outputs() -> None:

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from solver.core import ConfigError
+from solver.core.rng import SplitMix64
 from solver.search.ismcts import Budget, SearchParams, SearchResult, SearchTree, run_search
 from solver.search.limits import SearchCaps, SearchScope, checkpoint, current_scope, granted, search_scope
-from solver.search.rng import SplitMix64
 from tests.test_ismcts import CAPTURE, TRAP, _p07_determinizers, needs_kernel
 
 ENGINES = ["pure", pytest.param("compiled", marks=needs_kernel)]

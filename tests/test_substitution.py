@@ -16,13 +16,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from bots.arena import substitution
+from bots.arena import tournament as arena
+from bots.arena.substitution import SubstitutionGame, paired_difference
+from bots.arena.tournament import BotSpec, GameRecord, Side
 from bots.cli import main
 from solver import games
 from solver.core import ConfigError
 from solver.games.gcbc.deal import team_of
-from solver.search import arena, substitution
-from solver.search.arena import BotSpec, GameRecord, Side
-from solver.search.substitution import SubstitutionGame, paired_difference
 
 Z = 1.959963984540054
 HEURISTIC, RANDOM = BotSpec("heuristic"), BotSpec("random")

@@ -144,8 +144,8 @@ class Police07Encoder:
 
     def encode(self, view: View) -> Vector:
         """The view as a float32 vector (see the class docstring for the layout)."""
-        from solver.belief.locations import possible_locations
         from solver.games.police07.codec import TICKET_NAMES
+        from solver.games.police07.locations import possible_locations
 
         data = view.to_json()
         out = np.zeros(self.size, dtype=np.float32)

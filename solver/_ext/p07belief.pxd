@@ -1,7 +1,7 @@
 # The compiled possible-location tracker (ext/p07belief.pyx), declared so other kernels (a compiled
 # Police 07 simulator or determinizer) can cimport it and call the C-level methods without Python:
 #   from solver._ext.p07belief cimport LocationTracker
-# The pure-Python twin and the bitset layout are documented in solver/belief/bitsets.py.
+# The pure-Python twin and the bitset layout are documented in solver/games/police07/bitsets.py.
 #
 # Layout of the inline history (k = move since the reset, oldest first):
 #   befores[k * 4 + w]   word w of the set just before move k

@@ -1,6 +1,6 @@
 # Bitsets over Police 07 stops (0..255) as four uint64 words, for possible-location sets.
 # Inline functions only (no .pyx). The pure-Python twin uses Python ints as bitsets
-# (bit s set <=> stop s in the set); solver/belief/bitsets.py documents the layout.
+# (bit s set <=> stop s in the set); solver/games/police07/bitsets.py documents the layout.
 #
 #   word w holds stops 64*w .. 64*w+63;  bit (s & 63) of word (s >> 6) is stop s
 #
@@ -90,7 +90,7 @@ cdef extern from *:
 
 
 # --- added for the location tracker (ext/p07belief.pyx) -----------------------------------------
-# solver.belief.bitsets.neighbour_words builds nbr in the layout above with a fifth block appended
+# solver.games.police07.bitsets.neighbour_words builds nbr in the layout above with a fifth block appended
 # (line index 4: the union of the four lines, what a joker rides); bits_expand never reads it.
 
 cdef inline void bits_keep(uint64_t* b, int stop) noexcept nogil:

@@ -1,4 +1,4 @@
-# SplitMix64, the C twin of solver/search/rng.py (same arithmetic, same outputs for the same seed).
+# SplitMix64, the C twin of solver/core/rng.py (same arithmetic, same outputs for the same seed).
 # Inline functions only (no .pyx): kernels use them with
 #   from solver._ext.rng cimport SplitMix, sm_next, sm_below, sm_uniform
 

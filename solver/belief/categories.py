@@ -39,7 +39,7 @@ pseudo-decision at weight 1, so a category seen a handful of times stays near 1.
 ``s`` is then drawn with probability ``w_c(s) / sum over P of w_c``.
 
 The shipped weights (``solver/games/police07/data/location_weights.json``) come from
-:mod:`solver.belief.learn_categories`; the file names the command, seeds, bots and counts that made
+:mod:`bots.police07.learn_categories`; the file names the command, seeds, bots and counts that made
 it. They describe how the *heuristic* Dr. Factor hides; relearn them for another Dr. Factor and
 pass the file (``category_weights(game, view, weights="my_weights.json")``).
 """
@@ -56,11 +56,11 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from solver.belief.locations import possible_locations
 from solver.core import JSON, BadStateError
 from solver.core.files import read_json, read_shipped
 from solver.games.police07.board import Board, Line
 from solver.games.police07.distances import detective_distances
+from solver.games.police07.locations import possible_locations
 
 if TYPE_CHECKING:
     from solver.games.police07.rules import Police07Game
@@ -170,7 +170,7 @@ def _shipped(scheme: str | None) -> LocationWeights:
 
 
 def load_weights(path: str | Path | None = None, scheme: str | None = None) -> LocationWeights:
-    """Weights from ``path`` (a file :mod:`solver.belief.learn_categories` wrote), or the shipped
+    """Weights from ``path`` (a file :mod:`bots.police07.learn_categories` wrote), or the shipped
     ones when None; ``scheme`` picks one of the file's schemes (default: the file's choice)."""
     if path is None:
         return _shipped(scheme)

@@ -39,7 +39,7 @@ small (:attr:`BehaviourModel.pair_seats`); otherwise the single-seat choice stan
 
 The weights are maximum a posteriori estimates from self-play (the MM algorithm for the
 conditional logit, Hunter 2004, "MM algorithms for generalized Bradley-Terry models", with a
-Gamma prior of ``alpha`` pseudo-choices at weight 1), made by :mod:`solver.belief.gcbc_calibrate`;
+Gamma prior of ``alpha`` pseudo-choices at weight 1), made by :mod:`bots.gcbc.calibrate`;
 the shipped file names the command that produced it.
 """
 

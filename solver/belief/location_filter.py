@@ -1,6 +1,6 @@
 """A Bayesian filter over Dr. Factor's stop: the possible set, weighted by how he moves.
 
-The exact possible set (:mod:`solver.belief.locations`) says where he *can* be; this filter says
+The exact possible set (:mod:`solver.games.police07.locations`) says where he *can* be; this filter says
 how likely each of those stops is, by following his moves from the start (or the last reveal) with
 the behaviour model of :mod:`solver.belief.factor_model` (the forward pass of a hidden Markov model;
 Russell & Norvig, *AIMA*, 4th ed., section 14.2)::
@@ -47,7 +47,6 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from solver.belief.bitsets import mask_stops
 from solver.belief.factor_model import (
     FEATURES,
     KINDS,
@@ -60,11 +59,12 @@ from solver.belief.factor_model import (
     move_features,
     stop_score,
 )
-from solver.belief.locations import track_factor
 from solver.core import JSON, BadStateError
 from solver.core.files import read_json
 from solver.games.police07 import codec
+from solver.games.police07.bitsets import mask_stops
 from solver.games.police07.board import Board, Line
+from solver.games.police07.locations import track_factor
 from solver.games.police07.rules import Police07Game
 
 FloatArray = npt.NDArray[np.float64]

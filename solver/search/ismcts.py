@@ -89,8 +89,8 @@ from typing import Any, Final, Literal
 
 from solver._accel import load_ext
 from solver.core import CHANCE, Action, BadStateError, ConfigError, Seat
+from solver.core.rng import SplitMix64
 from solver.search.limits import POLL_SECONDS, SearchScope, current_scope
-from solver.search.rng import SplitMix64
 from solver.search.sim import Determinizer
 
 FinalRule = Literal["visits", "value"]

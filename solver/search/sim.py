@@ -9,7 +9,7 @@ methods and the same results; a differential test proves it equal to the rules.
 
 Determinization is separate: a :class:`Determinizer` is built once per search from the searching
 seat's view (and belief), and ``sample(rng)`` returns a fresh ``Sim`` of one full state consistent
-with that view for each iteration. All randomness comes from :class:`~solver.search.rng.SplitMix64`,
+with that view for each iteration. All randomness comes from :class:`~solver.core.rng.SplitMix64`,
 so the pure-Python and compiled searches draw the same numbers.
 """
 
@@ -20,7 +20,7 @@ from typing import Any, Protocol, Self
 import numpy as np
 
 from solver.core import CHANCE, Action, Game, Seat, State, View
-from solver.search.rng import SplitMix64
+from solver.core.rng import SplitMix64
 
 
 class Sim(Protocol):

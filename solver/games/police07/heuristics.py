@@ -28,7 +28,7 @@ Dr. Factor (:func:`factor_move_scores`), for a move to stop ``d``:
 * ``place N`` (free-start variant): the stop score above.
 
 Detectives (:func:`detective_move_scores`), with ``P`` the exact set of stops Dr. Factor may be at
-(:func:`solver.belief.locations.possible_locations`) and ``F`` the stops he can reach from ``P`` on
+(:func:`solver.games.police07.locations.possible_locations`) and ``F`` the stops he can reach from ``P`` on
 his next move, for a move to stop ``d``:
 
 * ``+ 1000 / |P|`` when ``d`` is in ``P``: the chance of a capture (certain when ``|P| = 1``).
@@ -54,7 +54,6 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from solver.belief.locations import possible_locations, track_factor
 from solver.core import JSON, Action, BadStateError
 from solver.games.police07 import codec
 from solver.games.police07.board import Board, Line
@@ -65,6 +64,7 @@ from solver.games.police07.distances import (
     detective_distances,
     line_distances,
 )
+from solver.games.police07.locations import possible_locations, track_factor
 
 if TYPE_CHECKING:
     from solver.games.police07.rules import Police07Game

@@ -197,9 +197,10 @@ class Police07Game(Game):
         """A full state consistent with ``view``: Dr. Factor's hidden path drawn from the view.
 
         ``belief``, when given, maps stops to weights for his current stop (see
-        :func:`solver.belief.locations.sample_path`); otherwise every consistent stop is equally likely.
+        :func:`solver.games.police07.locations.sample_path`); otherwise every consistent stop is
+        equally likely.
         """
-        from solver.belief.locations import resample_actions
+        from solver.games.police07.locations import resample_actions
 
         actions = resample_actions(self, view.to_json(), rng, belief)
         state = self.new_initial_state()

@@ -18,7 +18,7 @@ depth limit is undecided).
 
 Information-set keys (``key(seat)``), 64-bit, rolled forward in ``apply`` by
 :func:`mix_key` ``(key, code) = SplitMix64(key ^ code).next()`` (the SplitMix64 output function of
-:mod:`solver.search.rng`, the same arithmetic as the C twin). Codes::
+:mod:`solver.core.rng`, the same arithmetic as the C twin). Codes::
 
     full   (piece << 12) | action                Dr. Factor's key: every action as played
     public (piece << 12) | action                the detectives' key, for every action they see
@@ -47,7 +47,7 @@ past stops only through what was shown, which the public key holds (bench/result
 measures both).
 
 The public possible-location set (``possible``, a stop bitset) is kept as
-:func:`solver.belief.locations.track_factor` keeps it: a Factor move spreads it one link along the
+:func:`solver.games.police07.locations.track_factor` keeps it: a Factor move spreads it one link along the
 ticket's lines minus the detectives' stops, a shown move or a show narrows it to his stop, a
 detective who lands on a stop without a capture strikes that stop out, a cornered check he passes
 (his turn start, between the moves of a double) and a double (legal only with a first move) strike
@@ -103,7 +103,10 @@ import numpy as np
 import numpy.typing as npt
 
 from solver._accel import load_ext
-from solver.belief.bitsets import (
+from solver.core import TERMINAL, Action, BadStateError, ConfigError, Seat, stable_hash
+from solver.core.rng import SplitMix64
+from solver.games.police07 import codec
+from solver.games.police07.bitsets import (
     TICKET_LINES,
     factor_lines,
     mask_stops,
@@ -113,12 +116,9 @@ from solver.belief.bitsets import (
     stop_mask,
     union_masks,
 )
-from solver.belief.locations import track_factor
-from solver.core import TERMINAL, Action, BadStateError, ConfigError, Seat, stable_hash
-from solver.games.police07 import codec
 from solver.games.police07.codec import DOUBLE, LAST_MOVE, PASS, REVEALED_MOVES, SHOW, TAKE_BASE
 from solver.games.police07.distances import detective_distances
-from solver.search.rng import SplitMix64
+from solver.games.police07.locations import track_factor
 
 if TYPE_CHECKING:
     from solver.games.police07.rules import Police07Game, Police07State
@@ -879,7 +879,7 @@ def factor_in_danger(moves: Iterable[Action], nearest: Callable[[Stop], int]) ->
 
 def nw_move_filter(legal: Sequence[Action], nearest: Callable[[Stop], int]) -> list[Action]:
     """Dr. Factor's legal actions that Nijssen & Winands' move filtering keeps (the one
-    implementation: ``filter_tree`` and ``bots.nw2012.filtered_actions`` both call it).
+    implementation: ``filter_tree`` and ``bots.police07.nw2012.filtered_actions`` both call it).
 
     Scotland Yard's hider filtering of black-fare tickets and double moves, mapped to the joker and
     the double-move ticket: a joker move is dropped where a taxi/bus/metro move reaches the same
@@ -1002,7 +1002,7 @@ class P07Determinizer:
 
     Dr. Factor's view hides nothing: every sample is the real position. A detective's view: one
     base state is built once (``game.resample`` seeded with 0) along with the exact possible set
-    (:func:`solver.belief.locations.track_factor`); each sample copies the base and puts Dr. Factor
+    (:func:`solver.games.police07.locations.track_factor`); each sample copies the base and puts Dr. Factor
     on a stop drawn from the set (:func:`draw_stop`: uniform, or by ``belief`` weights per stop),
     with his root key for that stop. His past path does not matter to the rest of the game, so the
     base's sampled path can be reused.

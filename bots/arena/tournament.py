@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, Type
 
 import numpy as np
 
+import bots
 import solver
 from solver import _accel
 from solver import games as game_registry
@@ -79,6 +80,7 @@ from solver.core import (
     spawn,
     stable_hash,
 )
+from solver.core.referee import draw_chance, outcome
 
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
@@ -279,12 +281,6 @@ def play_game(
     views and the events they may see. A bot's illegal move raises :class:`IllegalActionError`
     naming the bot, the seat and the seed. ``clock`` times the bots (a test's fake clock).
     """
-    # bots is the front-end package; only the arena, which seats bots, needs it, so it is imported
-    # here rather than making the engine depend on it at import time. draw_chance and outcome are
-    # the referee's own, so an arena game is the game ``copsolver play`` would play.
-    import bots
-    from bots.cli import draw_chance, outcome
-
     missing = sorted(set(range(game.num_players)) - set(seats))
     if missing:
         raise ConfigError(f"arena: no bot for seat(s) {missing} of {game.name}")
@@ -819,8 +815,6 @@ def run(
 
 def check_bot(game: Game, spec: BotSpec, seat: Seat, who: str) -> None:
     """Build ``spec`` for ``seat`` once; its ConfigError gains ``who`` (e.g. ``entrant A (x) as factor``)."""
-    import bots
-
     try:
         bots.make(game, spec.name, seat=seat, rng=np.random.default_rng(0), **spec.options)
     except ConfigError as err:

@@ -14,9 +14,9 @@ import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction
 from bots.registry import register
-from solver.belief.locations import possible_locations
 from solver.core import Action, ConfigError, Game, View
 from solver.games.police07.heuristics import Scored, detective_move_scores, factor_move_scores
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game
 from solver.games.police07.view import Police07View
 

@@ -24,7 +24,7 @@ from solver.core import BadStateError, Game, View
 
 def lines(game: Game, view: View, advice: Advice) -> list[str]:
     """The memory table and the plan's move for ``view`` (empty for another game)."""
-    from bots.lineup import PlannerBot, replay_hand
+    from bots.lineup.players import PlannerBot, replay_hand
     from solver.games.lineup.rules import LineUpGame
     from solver.plan.lineup_plan import cached_plan
 

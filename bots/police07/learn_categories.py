@@ -1,6 +1,6 @@
 """Learn the location-category weights of :mod:`solver.belief.categories` from self-play games.
 
-    python -m solver.belief.learn_categories --games 4000 --seed 2012
+    python -m bots.police07.learn_categories --games 4000 --seed 2012
 
 plays ``--games`` Police 07 games with the ``heuristic`` bot in every seat (players cycling through
 ``--players``, default 2..6, each with its default pieces and no variants, on the Budapest board).
@@ -43,8 +43,8 @@ from solver.belief.categories import (
     category_names,
     detective_stops,
 )
-from solver.belief.locations import possible_locations
 from solver.core import CHANCE, JSON, spawn
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game
 
 DEFAULT_OUT: Final = Path(__file__).resolve().parent.parent / "games" / "police07" / "data" / (
@@ -166,7 +166,7 @@ def learn(
         for s in SCHEMES
     }
     best = max(SCHEMES, key=lambda s: scores[s])
-    command = f"python -m solver.belief.learn_categories --games {games} --seed {seed}"
+    command = f"python -m bots.police07.learn_categories --games {games} --seed {seed}"
     if tuple(players) != (2, 3, 4, 5, 6):
         command += " --players " + ",".join(str(p) for p in players)
     return {
@@ -232,7 +232,7 @@ def _players(text: str) -> list[int]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point: learn, write the file, print a one-screen summary."""
     parser = argparse.ArgumentParser(
-        prog="python -m solver.belief.learn_categories",
+        prog="python -m bots.police07.learn_categories",
         description="Learn Police 07 location-category weights from heuristic self-play.",
     )
     parser.add_argument("--games", type=int, default=4000, help="self-play games (default 4000)")

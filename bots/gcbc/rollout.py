@@ -12,7 +12,7 @@ The algorithm is the rollout algorithm of Bertsekas, Tsitsiklis & Wu (1997), use
 Tesauro & Galperin (1996) to improve a backgammon player: one step of policy iteration on the base
 policy, estimated by simulation.
 
-1. **Candidates.** The ``heuristic`` bot scores the legal actions (``bots.gcbc``); its best ``top``
+1. **Candidates.** The ``heuristic`` bot scores the legal actions (``bots.gcbc.heuristic``); its best ``top``
    (5) are the candidates, and ``pass`` too in an Equipment window. One candidate: play it.
 2. **Worlds.** Each round draws one full state from the seat's view with the game's resampler, its
    Integrity deal from the exact posterior (:mod:`solver.belief.gcbc_posterior`: deduction times the
@@ -66,15 +66,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
-from bots.gcbc import HistoryReader, best_actions, score_view, top_actions
-from bots.gcbc_ismcts import BELIEF_OPTION, check_belief, check_gcbc, posterior_for, warm_up
+from bots.gcbc.belief import BELIEF_OPTION, check_belief, check_gcbc, posterior_for, warm_up
+from bots.gcbc.heuristic import HeuristicBot, HistoryReader, best_actions, score_view, top_actions
 from bots.ismcts_bot import Expired, reserve
 from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
+from solver.core.rng import SplitMix64
 from solver.games.gcbc import codec
 from solver.games.gcbc.view import history_entries, view_from_history
 from solver.search.limits import checkpoint, granted
-from solver.search.rng import SplitMix64
 from solver.search.sim import StateSim
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class SeatViews:
     Valid for the state it was first used on and for that state's descendants (clones, then more
     actions): the history entries it keeps are final, the last action's entry (whose events may
     still grow) is rebuilt at every call. Alongside each seat's entries it keeps the heuristic's
-    :class:`~bots.gcbc.HistoryReader` fed with them. Event JSON is memoized by identity across the
+    :class:`~bots.gcbc.heuristic.HistoryReader` fed with them. Event JSON is memoized by identity across the
     seats and the copies (events are immutable and clones share them). The JSON it returns is
     read-only.
     """
@@ -136,7 +136,7 @@ class SeatViews:
         return self.read(st, seat)[0]
 
     def read(self, st: GCBCState, seat: int) -> tuple[JSON, HistoryReader]:
-        """``seat``'s view JSON and a :class:`~bots.gcbc.HistoryReader` fed its whole history."""
+        """``seat``'s view JSON and a :class:`~bots.gcbc.heuristic.HistoryReader` fed its whole history."""
         self.settle(st, seat)
         history, investigated = list(self.history[seat]), list(self.investigated[seat])
         reader = self.readers[seat].copy()
@@ -348,8 +348,6 @@ class RolloutBot(Bot):
         if len(legal) == 1:
             return legal[0]
         if self._layout(legal):
-            from bots.gcbc import HeuristicBot
-
             return HeuristicBot(self.game, self.seat, self.rng).step(view)
         return self.search(view).action
 

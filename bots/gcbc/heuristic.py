@@ -81,6 +81,7 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction, check_choice
+from bots.gcbc.belief import posterior_for
 from bots.registry import register
 from solver.core import JSON, Action, ConfigError, Game, View
 from solver.games.gcbc import codec, ops
@@ -462,8 +463,6 @@ class HeuristicBot(Bot):
         """The exact posterior for ``view`` with the shipped behaviour model, kept for the last view."""
         cached = self._posterior
         if cached is None or cached[0] is not view:
-            from bots.gcbc_ismcts import posterior_for  # that module imports this one
-
             cached = self._posterior = (view, posterior_for(self.gcbc, view, "full"), None)
         return cached[1]
 

@@ -54,21 +54,22 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bots.cli import (
+from bots.arena import substitution
+from bots.arena import tournament as arena
+from bots.arena.substitution import SubstitutionGame
+from bots.arena.tournament import ArenaGame, BotSpec, Side, TournamentReport
+from bots.cli_args import (
     DEFAULT_GAME,
     EXIT_OK,
     UsageError,
-    _count,
     add_variant_flags,
+    count_arg,
     game_options,
     positive_float,
     positive_int,
 )
 from solver.core import JSON, Game
 from solver.games import load as load_game
-from solver.search import arena, substitution
-from solver.search.arena import ArenaGame, BotSpec, Side, TournamentReport
-from solver.search.substitution import SubstitutionGame
 
 DEFAULT_GAMES = 100
 #: Budget flags and the bot option each one sets.
@@ -109,7 +110,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "so Police 07 plays 2N games",
     )
     p.add_argument(
-        "--seed", type=_count, help="seed of the tournament (default: drawn at random and printed)"
+        "--seed", type=count_arg, help="seed of the tournament (default: drawn at random and printed)"
     )
     p.add_argument(
         "--seconds", type=positive_float, metavar="S",

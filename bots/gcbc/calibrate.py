@@ -2,7 +2,7 @@
 
 ::
 
-    python -m solver.belief.gcbc_calibrate --bot heuristic --players 4,5,6,7,8 \\
+    python -m bots.gcbc.calibrate --bot heuristic --players 4,5,6,7,8 \\
         --train 0:300 --test 10000:10150 --pair-seats 3 \\
         --model solver/belief/data/gcbc_behaviour.json --out bench/results/gcbc-calibration.json
 
@@ -178,7 +178,7 @@ def _seeds(text: str) -> range:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module docstring)."""
-    ap = argparse.ArgumentParser(prog="python -m solver.belief.gcbc_calibrate",
+    ap = argparse.ArgumentParser(prog="python -m bots.gcbc.calibrate",
                                  description="Learn the gcbc behaviour model; measure calibration.")
     ap.add_argument("--bot", default="heuristic")
     ap.add_argument("--players", default="4,5,6,7,8")
@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="write the calibration report here")
     args = ap.parse_args(argv)
     given = argv if argv is not None else sys.argv[1:]
-    command = "python -m solver.belief.gcbc_calibrate " + " ".join(shlex.quote(a) for a in given)
+    command = "python -m bots.gcbc.calibrate " + " ".join(shlex.quote(a) for a in given)
     counts = [int(x) for x in args.players.split(",")]
     started = time.perf_counter()
     train = [play(counts[i % len(counts)], args.bot, i) for i in _seeds(args.train)]

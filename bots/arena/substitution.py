@@ -45,8 +45,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
-from solver.core import JSON, ConfigError, Game, Seat
-from solver.search.arena import (
+from bots.arena.tournament import (
     OVERALL,
     SIDES,
     Z95,
@@ -65,6 +64,7 @@ from solver.search.arena import (
     play_jobs,
     report_text,
 )
+from solver.core import JSON, ConfigError, Game, Seat
 
 #: Version of the JSON report's layout; bumped when a key changes meaning or goes away.
 SCHEMA: Final = "copsolver.substitution/1"

@@ -214,7 +214,7 @@ def _police_view(game: Police07Game, view: View) -> dict[str, Any]:
 
 def _possible(game: Police07Game, data: dict[str, Any]) -> list[Stop]:
     # Imported here: the belief module is only needed when a picture is drawn.
-    from solver.belief.locations import possible_locations
+    from solver.games.police07.locations import possible_locations
 
     return sorted(possible_locations(game, data))
 

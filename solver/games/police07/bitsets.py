@@ -44,8 +44,8 @@ import numpy as np
 import numpy.typing as npt
 
 from solver._accel import load_ext
+from solver.core.rng import SplitMix64
 from solver.games.police07.board import Board, Line
-from solver.search.rng import SplitMix64
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

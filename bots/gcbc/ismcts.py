@@ -20,7 +20,7 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
 3. **Playouts on each seat's own view** (``playout=heuristic``, the default). After the tree every
    seat, the searching one too, takes the ``heuristic`` bot's best action for *its own view* of the
    determinized state, ties broken by the search's SplitMix64 stream: the policy of the ``rollout``
-   bot (:func:`bots.gcbc_rollout.heuristic_action` on :class:`bots.gcbc_rollout.SeatViews`, the
+   bot (:func:`bots.gcbc.rollout.heuristic_action` on :class:`bots.gcbc.rollout.SeatViews`, the
    views extended action by action rather than rebuilt). A simulated seat thus knows only what it
    saw, so an investigation informs it and a card turned face up tells it something; the tree's
    opponent nodes are keyed by each opponent's own observations (item 2), so tree and playouts
@@ -44,7 +44,7 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    with a few hundred iterations spreads its visits and plays almost at random; pruning by domain
    knowledge is the remedy of progressive strategies (Chaslot et al. 2008). ``prune=0`` searches
    every legal action. The base heuristic is the ``heuristic`` bot with the team estimate ``base``:
-   by default the exact posterior (``estimate=posterior``, :func:`bots.gcbc.informed`; +4.8 points
+   by default the exact posterior (``estimate=posterior``, :func:`bots.gcbc.heuristic.informed`; +4.8 points
    over the rules' estimate on its own, bench/results/gcbc.md), reading the same posterior the
    worlds are drawn from (computed once a decision); ``base=rules`` is the rules' estimate.
    Playouts keep the rules' heuristic: a posterior at every simulated decision would cost ten
@@ -74,7 +74,7 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
 
 7. **Heuristic opponents in the tree** (``tree``; the default 0 offers every legal action). Below
    the root every seat, the searching one too, is offered only its heuristic's best ``tree`` actions
-   on its own view (and those tied with them; :func:`bots.gcbc_rollout.heuristic_top`). An
+   on its own view (and those tied with them; :func:`bots.gcbc.rollout.heuristic_top`). An
    opponent's node is keyed by its own observations, which differ from world to world, so it is
    visited only a few times a search: with every legal action on offer (``tree=0``, plain
    multiple-observer ISMCTS) those visits are spent on untried actions in random order, and the
@@ -131,7 +131,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import numpy as np
 
 from bots.base import Advice, Bot, DecisionClock, Option, check_choice, on_the_clock
-from bots.gcbc import HeuristicBot, check_estimate
+from bots.gcbc.belief import BELIEF_OPTION, check_belief, check_gcbc, posterior_for, warm_up
+from bots.gcbc.heuristic import HeuristicBot, check_estimate, read_view
+from bots.gcbc.rollout import SeatViews, heuristic_action, heuristic_top
 from bots.ismcts_bot import (
     _BUDGET_OPTIONS,
     CutOff,
@@ -143,16 +145,13 @@ from bots.ismcts_bot import (
 )
 from bots.registry import register
 from solver.core import CHANCE, Action, BadStateError, ConfigError, Game, Seat, View
+from solver.core.rng import GOLDEN, MASK64, SplitMix64
 from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
-from solver.search.rng import GOLDEN, MASK64, SplitMix64
 from solver.search.sim import Determinizer
 
 if TYPE_CHECKING:
-    # bots.gcbc_rollout imports this module at its top, so at run time it is imported where used
-    from bots.gcbc_rollout import SeatViews
     from solver.games.gcbc.rules import GCBCState
 
-BELIEFS = ("full", "deduction", "uniform")
 #: Playout policies (option ``playout``): every seat by the heuristic on its own view, or the light one.
 PLAYOUTS = ("heuristic", "light")
 #: Largest ``margin`` (standard errors): beyond ~3 the bot would hardly ever leave the heuristic.
@@ -162,44 +161,9 @@ MAX_MARGIN = 10.0
 POOL_SHARE = 0.2
 
 
-#: The option the GCBC search bots share: where deals come from.
-BELIEF_OPTION = Option("full", str, "deals drawn from: full (posterior with the behaviour model), "
-                       "deduction (posterior without it) or uniform (the resampler alone)")
-
-
-def check_gcbc(bot: str, game: Game) -> None:
-    """ConfigError unless ``game`` is Good Cop Bad Cop."""
-    if game.name != "gcbc":
-        raise ConfigError(f"{bot} bot: the Good Cop Bad Cop bot plays gcbc only, not {game.name!r}")
-
-
-def check_belief(bot: str, kind: Any) -> None:
-    """ConfigError unless ``kind`` is one of :data:`BELIEFS`."""
-    check_choice(bot, "belief", kind, BELIEFS)
-
-
 def check_playout(bot: str, kind: Any) -> None:
     """ConfigError unless ``kind`` is one of :data:`PLAYOUTS`."""
     check_choice(bot, "playout", kind, PLAYOUTS)
-
-
-def posterior_for(game: Game, view: View, kind: str) -> Any:
-    """The exact posterior for ``view``: ``full`` (with the shipped behaviour model), ``deduction``
-    (without it), or None for ``uniform`` (the resampler's own uniform draw)."""
-    from solver.belief.gcbc_behaviour import load_behaviour
-    from solver.belief.gcbc_posterior import posterior
-
-    if kind == "uniform":
-        return None
-    return posterior(game, view.to_json(), load_behaviour() if kind == "full" else None)  # type: ignore[arg-type]
-
-
-def warm_up(game: Game, seat: Seat, kind: str) -> None:
-    """Build what a first posterior builds (the behaviour model, the game's tables; tens of ms, once
-    a process) now, with the bot, rather than in its first decision, which would overrun a time
-    budget by that much: the posterior of the seat's view before the deal."""
-    if kind != "uniform":
-        posterior_for(game, game.new_initial_state().view(seat), kind)
 
 
 def observe(state: Any, seat: Seat, start: int, h: int) -> int:
@@ -273,7 +237,7 @@ def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: floa
     by more than ``margin`` standard errors of the difference, else ``base``: the paired difference
     of ``results`` (:func:`paired_gain`) when given, else the independent one (:func:`gain_over`).
 
-    The ``rollout`` bot's rule (:func:`bots.gcbc_rollout.choose`): keep the base policy's action
+    The ``rollout`` bot's rule (:func:`bots.gcbc.rollout.choose`): keep the base policy's action
     unless the simulation resolves a better one, since rollout improves on its base policy only by
     what its estimates resolve (Bertsekas, Tsitsiklis & Wu 1997). ``margin`` 0 is the plain most
     visited rule; so is a ``base`` the search did not visit (pruned out or never reached). Ties
@@ -303,8 +267,6 @@ class GCBCSim(WinLossSim):
         #: every seat's view along this line of play, for the heuristic playouts (None: light ones)
         self._views: SeatViews | None = None
         if playout == "heuristic":
-            from bots.gcbc_rollout import SeatViews
-
             self._views = views if views is not None else SeatViews(n)
         #: the last default_action was a light window pass: applying it closes the whole window
         self._skip = False
@@ -342,8 +304,6 @@ class GCBCSim(WinLossSim):
             if self._allowed is not None:
                 return [a for a in legal if a in self._allowed] or legal
         elif self._tree and self._views is not None and len(legal) > self._tree:
-            from bots.gcbc_rollout import heuristic_top
-
             return heuristic_top(cast("GCBCState", self.state), self._views, legal, self._tree)
         return legal
 
@@ -389,8 +349,6 @@ class GCBCSim(WinLossSim):
         if seat == CHANCE:
             return super().default_action(rng)
         if self._views is not None:
-            from bots.gcbc_rollout import heuristic_action
-
             return heuristic_action(st, self._views, rng)
         return self._light_action(st, seat, rng)
 
@@ -636,7 +594,6 @@ class GCBCISMCTSBot(ISMCTSBot):
         wanted = self.settings["search_as"]
         if wanted == "both":
             return True
-        from bots.gcbc import read_view
 
         # the heuristic's own reading of the seat's team (rule 1), ~0.3 ms against a search's ~1 s
         return bool(read_view(self._base.gcbc, view.to_json()).team == wanted)

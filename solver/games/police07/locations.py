@@ -1,7 +1,7 @@
 """Where can Dr. Factor be? Exact possible-location sets from a detective's view.
 
 This module reads a view's public history and feeds it to a location tracker
-(:mod:`solver.belief.bitsets`, compiled when built), where the set logic lives: the set starts at
+(:mod:`solver.games.police07.bitsets`, compiled when built), where the set logic lives: the set starts at
 his start stop and is pushed through each logged ticket: every stop one link of that ticket's
 line(s) away (a joker: any line, water included), minus the stops detectives stand on when he
 moves; a shown move or a voluntary show narrows it to one stop; every stop a detective reaches
@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.belief.bitsets import TICKET_LINES, Tracker, factor_lines, make_tracker, mask_stops
 from solver.core import JSON, Action, BadStateError
+from solver.core.rng import SplitMix64
 from solver.games.police07 import codec
+from solver.games.police07.bitsets import TICKET_LINES, Tracker, factor_lines, make_tracker, mask_stops
 from solver.games.police07.codec import FACTOR_TICKETS, LAST_MOVE, UNLIMITED
-from solver.search.rng import SplitMix64
 
 if TYPE_CHECKING:
     from solver.games.police07.rules import Police07Game
@@ -38,7 +38,7 @@ _JOKER_LINES = (0, 1, 2, 3)
 class FactorTrack:
     """The possible-location sets along Dr. Factor's moves, as a detective sees them.
 
-    ``tracker`` holds the sets (:mod:`solver.belief.bitsets`); ``now`` and ``moves`` read them out.
+    ``tracker`` holds the sets (:mod:`solver.games.police07.bitsets`); ``now`` and ``moves`` read them out.
     """
 
     start: int

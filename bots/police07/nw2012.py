@@ -55,7 +55,7 @@ import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
 from bots.ismcts_bot import ISMCTSBot
-from bots.police07 import HeuristicBot
+from bots.police07.heuristic import HeuristicBot
 from bots.registry import register
 from solver.belief.categories import (
     categories,
@@ -64,10 +64,10 @@ from solver.belief.categories import (
     detective_stops,
     load_weights,
 )
-from solver.belief.locations import possible_locations
 from solver.core import JSON, Action, BadStateError, ConfigError, Game, View
 from solver.games.police07 import codec
 from solver.games.police07.distances import UNREACHABLE, detective_distances
+from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game
 from solver.games.police07.sim import Chase, SimTables, factor_in_danger, make_determinizer, nw_move_filter
 from solver.games.police07.view import Police07View
@@ -174,7 +174,7 @@ def nw_category_weights(scheme: str = "distance") -> tuple[float, ...]:
             or len(stops) != len(names) or not all(isinstance(n, int) and n >= 0 for n in hits + stops)):
         raise ConfigError(
             f"nw2012: the shipped location weights have no per-category 'hits' and 'possible_stops' "
-            f"counts for scheme {scheme!r}; relearn them with python -m solver.belief.learn_categories"
+            f"counts for scheme {scheme!r}; relearn them with python -m bots.police07.learn_categories"
         )
     overall = sum(hits) / sum(stops) if sum(stops) else 1.0
     return tuple(h / n if n else overall for h, n in zip(hits, stops, strict=True))
