@@ -2,7 +2,8 @@
 
 One switch, as in msgpack and SQLAlchemy: ``COPSOLVER_PUREPYTHON=1`` forces the twins. Without it the
 compiled modules are used when the build made them; if it did not, the engine says so once (a
-warning) and runs on the twins. ``copsolver --version`` prints which.
+warning) and runs on the twins. ``copsolver --version`` prints which. :data:`TWINS` names each
+kernel's twin and the tests that hold the two equal.
 """
 
 from __future__ import annotations
@@ -10,13 +11,53 @@ from __future__ import annotations
 import importlib
 import os
 import warnings
+from dataclasses import dataclass
 from types import ModuleType
+from typing import Final
 
 #: True when the user asked for the pure-Python twins.
 PURE_REQUESTED: bool = os.environ.get("COPSOLVER_PUREPYTHON", "") not in ("", "0")
 
+
+
+@dataclass(frozen=True)
+class Twin:
+    """A compiled kernel's pure-Python twin and the tests that hold them equal."""
+
+    #: the modules whose results the kernel must reproduce exactly
+    pure: tuple[str, ...]
+    #: the equality tests, as pytest node ids (``tests/test_x.py::test_name``)
+    tests: tuple[str, ...]
+
+
+#: Per compiled module (``ext/<name>.pyx``): its pure twin and the tests comparing them. Change a
+#: kernel and its twin together; tests/test_twins.py checks that every kernel is listed here.
+TWINS: Final[dict[str, Twin]] = {
+    # the ISMCTS loop: the same statistics and the same random draws as the reference search
+    "ismcts": Twin(("solver.search.ismcts",), ("tests/test_ismcts.py::test_compiled_equals_pure",)),
+    # Dr. Factor's location tracker (LocationTracker): the same sets on random games
+    "p07belief": Twin(
+        ("solver.games.police07.bitsets",), ("tests/test_bitsets.py::test_twins_agree_on_random_games",)
+    ),
+    # a Police 07 piece's legal moves from the flattened board
+    "p07moves": Twin(
+        ("solver.games.police07._moves",), ("tests/test_p07moves_twin.py::test_compiled_equals_pure",)
+    ),
+    # the Police 07 simulator and determinizer for search, playouts included
+    "p07sim": Twin(
+        ("solver.games.police07.sim",),
+        (
+            "tests/test_p07sim.py::test_compiled_playouts_equal_pure",
+            "tests/test_p07sim.py::test_compiled_determinizer_equals_pure",
+        ),
+    ),
+    # base classes of compiled simulators (the Sim protocol of solver.search.sim, held equal through
+    # p07sim) and the C SplitMix64 they all draw with
+    "simbase": Twin(("solver.core.rng",), ("tests/test_rng.py::test_compiled_twin_matches",)),
+}
+
 #: The compiled modules every build must produce (one per ``ext/*.pyx``).
-EXT_MODULES: tuple[str, ...] = ("ismcts", "p07belief", "p07moves", "p07sim", "simbase")
+EXT_MODULES: tuple[str, ...] = tuple(TWINS)
 
 _warned = False
 

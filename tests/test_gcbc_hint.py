@@ -12,6 +12,7 @@ import pytest
 from bots import hint
 from bots.cli import main
 from bots.gcbc import hint as gcbc_hint
+from bots.registry import bots_for
 from solver.belief.gcbc_behaviour import load_behaviour
 from solver.belief.gcbc_posterior import posterior
 from solver.games.gcbc import codec
@@ -88,3 +89,108 @@ def test_cli_hint_gcbc(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["hint", "gcbc", str(path), "--iterations", "30"]) == 0
     text = capsys.readouterr().out
     assert "Who is who" in text and "Ranked moves:" in text
+
+
+# --- the bots' beliefs as tables, and the window's budget said under the advisor -------------------
+
+
+def _window(players: int, seed: int, after: int) -> GCBCState:
+    """Heuristic play stopped at the first Equipment window (pass or a play) after ``after`` decisions."""
+    for decisions in range(after, after + 200):
+        state = heuristic_position(players, seed, decisions)
+        legal = state.legal_actions()
+        if codec.PASS in legal and len(legal) > 1:
+            return state
+    raise AssertionError("no Equipment window in 200 decisions")
+
+
+def _summary_count(text: str) -> int:
+    match = re.search(r"^Summary: (\d+) (simulations|rollouts)", text, re.M)
+    assert match, text
+    return int(match.group(1))
+
+
+def test_leader_lines_are_a_table_with_the_seats_as_likely() -> None:
+    marginals = [
+        {"seat": 0, "p_agent": 0.1, "p_kingpin": 0.5},
+        {"seat": 1, "p_agent": 0.3, "p_kingpin": 0.2},
+        {"seat": 2, "p_agent": 0.3, "p_kingpin": 0.2},
+        {"seat": 3, "p_agent": 0.3, "p_kingpin": 0.1},
+    ]
+    assert gcbc_hint.leader_lines({"agent": 1, "kingpin": 0}, marginals) == [
+        "Likeliest leaders (the bot's posterior):",
+        "  leader   seat  chance  as likely",
+        "  Agent       1   30.0%  seats 2, 3",
+        "  Kingpin     0   50.0%  -",
+    ]
+    assert gcbc_hint.leader_lines({"agent": 7}, marginals) == []  # a seat the posterior lacks
+
+
+def test_the_search_bots_leaders_are_printed_as_a_table() -> None:
+    state = _position(6, 3, 60)
+    game, view = hint.load_position("gcbc", state.view(state.current_player()).to_json())
+    advice = hint.advise(game, view, budget=Budget(iterations=30), seed=1)
+    assert "top_leader" in advice.belief  # the bot still reports it; the hint renders it
+    text = hint.format_advice(game, view, advice)
+    assert "top_leader" not in text and "{'" not in text
+    lines = text.splitlines()
+    at = lines.index("Likeliest leaders (the bot's posterior):")
+    marginals = advice.belief["marginals"]
+    for row, leader in zip(lines[at + 2 : at + 4], ("agent", "kingpin"), strict=True):
+        name, seat, chance = row.split()[:3]
+        best = max(float(m[f"p_{leader}"]) for m in marginals)
+        assert name == leader.capitalize()
+        assert int(seat) == advice.belief["top_leader"][leader]
+        assert chance == f"{100 * best:.1f}%"
+
+
+def test_the_heuristics_estimate_is_a_table() -> None:
+    state = _position(5, 4, 40)
+    seat = state.current_player()
+    text = _hint_text(state, "heuristic")
+    assert "seats: [" not in text and "{'" not in text and "\nteam: " not in text
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("The heuristic's estimate per seat"))
+    assert re.fullmatch(r"The heuristic's estimate per seat \(its own team: (honest|crooked)\):", lines[at])
+    assert lines[at + 1].split() == ["seat", "crooked", "Agent", "Kingpin", "why"]
+    assert [int(line.split()[0]) for line in lines[at + 2 : at + 7]] == list(range(5))
+    assert re.match(rf"\s+{seat}\s+", lines[at + 2 + seat])
+
+
+@pytest.mark.parametrize("bot", ["ismcts", "rollout"])
+def test_a_window_hint_says_what_the_budget_bought(bot: str) -> None:
+    """At an Equipment window the bots search their window_share of the budget: the advisor line
+    gives the iterations asked, the next line the share and the simulations the summary counts."""
+    state = _window(5, 2, 12)
+    game, view = hint.load_position("gcbc", state.view(state.current_player()).to_json())
+    budget = Budget(iterations=120)
+    advice = hint.advise(game, view, bot=bot, budget=budget, seed=2)
+    lines = hint.hint_text(game, view, advice, bot, budget, 2).splitlines()
+    assert lines[1].startswith(f"Advisor: {bot} bot, 120 iterations, seed 2")
+    share = bots_for("gcbc")[bot].options["window_share"].default
+    match = re.fullmatch(
+        rf"Budget here: an Equipment window gets the bot's window_share \({share:.0%}\) of the 120 "
+        r"iterations asked: (\d+); simulations run: (\d+)",
+        lines[2],
+    )
+    assert match, lines[2]
+    granted, run = int(match.group(1)), int(match.group(2))
+    assert granted == round(120 * share) < 120
+    assert run == _summary_count("\n".join(lines))
+    if bot == "ismcts":
+        assert run == granted  # every granted iteration is one simulation
+    else:
+        assert 0 < run <= granted  # rollouts go in whole rounds over the candidates
+
+
+def test_no_budget_line_outside_a_window_or_without_a_search() -> None:
+    state = _position(6, 3, 60)
+    game, view = hint.load_position("gcbc", state.view(state.current_player()).to_json())
+    assert codec.PASS not in view.legal_actions
+    budget = Budget(iterations=30)
+    advice = hint.advise(game, view, budget=budget, seed=1)
+    assert "Budget here" not in hint.hint_text(game, view, advice, "ismcts", budget, 1)
+    window = _window(5, 2, 12)
+    game, view = hint.load_position("gcbc", window.view(window.current_player()).to_json())
+    advice = hint.advise(game, view, bot="heuristic", seed=1)
+    assert "Budget here" not in hint.hint_text(game, view, advice, "heuristic", None, 1)

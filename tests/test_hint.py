@@ -14,6 +14,7 @@ import pytest
 
 from bots import hint
 from bots.cli import main
+from bots.police07 import hint as p07_hint
 from solver import games
 from solver.belief.location_filter import filtered_belief
 from solver.core import BadStateError, ConfigError
@@ -274,7 +275,7 @@ def test_detective_hint_fields() -> None:
         assert r.visits is not None and r.value is not None
         assert cells[2] == f"{100 * r.visits / 200:.1f}%"
         assert cells[3] == f"{100 * r.value:.1f}%"
-    covers = hint.detective_covers(game, view)
+    covers = p07_hint.detective_covers(game, view)
     for action, cover in covers.items():
         cells = rows[codec.action_to_str(action)]
         assert cells[4] == (f"{100 * cover.catch:.0f}%" if cover.lands else "-")
@@ -301,7 +302,7 @@ def test_factor_hint_fields() -> None:
 
 def test_factor_ambiguity_is_the_detectives_set_after_the_move() -> None:
     game, view = hint.load_position("police07", position(*HIDDEN[:-1]).to_json())
-    sizes = hint.factor_ambiguity(game, view)
+    sizes = p07_hint.factor_ambiguity(game, view)
     assert {game.action_to_str(a): n for a, n in sizes.items() if a < 256 * 2} == {
         "taxi 1": 3, "taxi 9": 3, "taxi 10": 3, "bus 13": 4, "bus 19": 4, "bus 22": 4, "bus 24": 4,
     }
@@ -311,9 +312,9 @@ def test_factor_ambiguity_is_the_detectives_set_after_the_move() -> None:
     # a shown move hides nothing; a detective's view gets no ambiguity
     first = position(*HIDDEN[:4])
     shown_view = first.view(0)
-    assert set(hint.factor_ambiguity(first.game, shown_view).values()) == {1}
-    assert hint.factor_ambiguity(game, position(*HIDDEN).view(1)) == {}
-    assert hint.public_count(game, position(*HIDDEN).view(1)) is None
+    assert set(p07_hint.factor_ambiguity(first.game, shown_view).values()) == {1}
+    assert p07_hint.factor_ambiguity(game, position(*HIDDEN).view(1)) == {}
+    assert p07_hint.public_count(game, position(*HIDDEN).view(1)) is None
 
 
 def test_detective_covers_on_a_hand_checked_position() -> None:
@@ -322,7 +323,7 @@ def test_detective_covers_on_a_hand_checked_position() -> None:
     # 46, metro 19 42;  24 -> taxi 21 22 29, bus 2 13 14 22 38;  28 -> taxi 13 21 29 34.
     game, view = hint.load_position("police07", _state_json())
     weights = {13: 0.4, 19: 0.3, 22: 0.2, 24: 0.1}
-    covers = {game.action_to_str(a): c for a, c in hint.detective_covers(game, view, weights).items()}
+    covers = {game.action_to_str(a): c for a, c in p07_hint.detective_covers(game, view, weights).items()}
     summary = {
         m: (c.lands, round(c.catch, 6), c.stops, round(c.share, 6), c.possible) for m, c in covers.items()
     }
@@ -337,20 +338,21 @@ def test_detective_covers_on_a_hand_checked_position() -> None:
     data["pieces"][0]["tickets"]["taxi"] = 1
     assert isinstance(game, Police07Game) and isinstance(view, Police07View)
     poor = Police07View(game, 1, data, view.legal_actions, view.decision)
-    stops = {game.action_to_str(a): c.stops for a, c in hint.detective_covers(game, poor, weights).items()}
+    covers = p07_hint.detective_covers(game, poor, weights)
+    stops = {game.action_to_str(a): c.stops for a, c in covers.items()}
     assert stops == {"taxi 14": (24,), "taxi 22": (19, 24), "taxi 24": (13, 22), "taxi 28": ()}
     # the default weights are the learnt probabilities
-    learnt = hint.detective_covers(game, view)
-    probabilities = hint.location_probabilities(game, view)
+    learnt = p07_hint.detective_covers(game, view)
+    probabilities = p07_hint.location_probabilities(game, view)
     assert all(c.share == pytest.approx(sum(probabilities[s] for s in c.stops)) for c in learnt.values())
-    assert hint.detective_covers(game, position(*HIDDEN[:-1]).view(0)) == {}
+    assert p07_hint.detective_covers(game, position(*HIDDEN[:-1]).view(0)) == {}
 
 
 def test_location_probabilities_come_from_the_view() -> None:
     game, view = hint.load_position("police07", _state_json())
-    probabilities = hint.location_probabilities(game, view)
+    probabilities = p07_hint.location_probabilities(game, view)
     assert set(probabilities) == {13, 19, 22, 24} and sum(probabilities.values()) == pytest.approx(1.0)
-    assert hint.location_probabilities(game, position(*HIDDEN).view(0)) == {13: 1.0}
+    assert p07_hint.location_probabilities(game, position(*HIDDEN).view(0)) == {13: 1.0}
 
 
 def test_a_detective_hint_is_the_same_wherever_dr_factor_really_is() -> None:
@@ -412,7 +414,7 @@ def test_cli_hint_svg_shades_by_the_learnt_probabilities(
         if e.attrib.get("class") == "possible"
     }
     game, view = hint.load_position("police07", _state_json())
-    probabilities = hint.location_probabilities(game, view)
+    probabilities = p07_hint.location_probabilities(game, view)
     top = max(probabilities.values())
     assert heat == {s: pytest.approx(p / top, abs=1e-3) for s, p in probabilities.items()}
 
@@ -441,3 +443,66 @@ def test_cli_hint_bad_options_exit_2(
     assert main(["hint", "police07", str(path), *options]) == 2
     captured = capsys.readouterr()
     assert message in captured.err and captured.out == ""
+
+
+# --- one generic advisor, a hint module per game ----------------------------------------------------
+
+
+def test_the_generic_hint_does_not_branch_on_game_names() -> None:
+    """bots/hint.py names no game: no ``game.name == ...`` test and no import of one game's code."""
+    import ast
+
+    tree = ast.parse(Path(hint.__file__).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            named = any(isinstance(s, ast.Attribute) and s.attr == "name" for s in sides)
+            assert not (named and any(isinstance(s, ast.Constant) for s in sides)), ast.unparse(node)
+        if isinstance(node, ast.ImportFrom) and node.module:
+            assert not node.module.startswith(("solver.games.", "bots.police07", "bots.gcbc", "bots.lineup"))
+            assert node.module != "solver.games" or all(a.name == "games" for a in node.names), node.module
+
+
+@pytest.mark.parametrize("name", ["police07", "gcbc", "lineup"])
+def test_each_game_has_a_hint_module_with_the_interface(name: str) -> None:
+    game = games.load(name)
+    module = hint.game_hint(game)
+    assert module is not None and module.__name__ == f"bots.{name}.hint"
+    assert callable(module.extras)
+
+
+def test_a_game_without_a_hint_module_gets_the_generic_hint() -> None:
+    from bots.base import Advice, RankedAction
+    from tests.toygame import HiddenPass
+
+    game = HiddenPass()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply(state.legal_actions()[0])  # deal the cards
+    seat = state.current_player()
+    view = state.view(seat)
+    assert hint.game_hint(game) is None
+    assert hint.heat_weights(game, view) == {}
+    assert hint.advising_bot(game, view, "ismcts") == "ismcts"
+    ranked = tuple(RankedAction(a, game.action_to_str(a), 1.0, "why not") for a in view.legal_actions)
+    text = hint.format_advice(game, view, Advice(seat, ranked, {"note": 1}, "fine"), "Advisor: test")
+    lines = text.splitlines()
+    assert lines[0] == f"hidden_pass, seat {seat} (player) to act: {view.decision.prompt}"
+    assert lines[1:4] == ["Advisor: test", "note: 1", "Ranked moves:"]
+    assert lines[-1] == "Summary: fine"
+
+
+def test_hint_text_is_the_advisor_line_and_the_advice() -> None:
+    game, view = hint.load_position("police07", position(*HIDDEN).to_json())
+    advice = hint.advise(game, view, budget=QUICK, seed=4)
+    text = hint.hint_text(game, view, advice, "ismcts", QUICK, 4)
+    advisor = hint.describe_advisor(game, view, "ismcts", QUICK, 4)
+    assert text == hint.format_advice(game, view, advice, advisor) + "\n"
+    assert text.splitlines()[1] == advisor
+
+
+def test_heat_weights_are_the_location_probabilities() -> None:
+    game, view = hint.load_position("police07", position(*HIDDEN).to_json())
+    weights = hint.heat_weights(game, view)
+    assert set(weights) == {13, 19, 22, 24}
+    assert weights == filtered_belief(game, view.to_json())

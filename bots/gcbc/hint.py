@@ -10,6 +10,12 @@ The table is the exact posterior of :mod:`solver.belief.gcbc_posterior` for the 
 Each ranked action's reason is prefixed by the posterior fact it turns on, in the issue's words:
 ``seat 3 is Kingpin with 0.62; shoot``. Integrity cards are written ``A`` (Agent), ``K`` (Kingpin),
 ``H`` (Honest), ``C`` (Crooked).
+
+What the bots believe is printed as tables too: the search bot's likeliest leaders (its
+``top_leader``, with the seats just as likely) and the heuristic's per-seat estimate. A search bot
+spends only its ``window_share`` of the budget on an Equipment window (play or pass); the hint then
+says so under the advisor line, with the iterations asked, the share's count and the simulations
+run, so that the advisor line and the summary's count agree.
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bots.base import Advice, RankedAction
+from bots.hint import NONE, Asked, Extras, table
+from bots.registry import bots_for
 from solver.core import Action, Game, View
 
 _LETTER: Final = {"agent": "A", "kingpin": "K", "honest": "H", "crooked": "C"}
+_TIE: Final = 1e-9  # leader chances closer than this are the same (symmetric seats)
 
 
 def marginals_for(game: Game, view: View) -> list[dict[str, Any]]:
@@ -132,3 +141,92 @@ def annotate(game: Game, view: View, advice: Advice, marginals: Sequence[Mapping
         ranked.append(dataclasses.replace(r, reason=f"{fact}; {r.reason}" if fact else r.reason))
     belief = {k: v for k, v in advice.belief.items() if k not in ("marginals",)}
     return dataclasses.replace(advice, ranked=tuple(ranked), belief=belief)
+
+
+def leader_lines(top: Mapping[str, int], marginals: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The bot's likeliest holder of each leader card as a table, with the seats just as likely.
+
+    ``top`` is the bot's ``top_leader`` (``{"agent": seat, "kingpin": seat}``), ``marginals`` the
+    posterior it was read from. Empty when either is missing.
+    """
+    by_seat = {int(m["seat"]): m for m in marginals}
+    rows = []
+    for leader, seat in top.items():
+        if seat not in by_seat:
+            return []
+        chance = float(by_seat[seat][f"p_{leader}"])
+        key = f"p_{leader}"
+        same = [s for s, m in sorted(by_seat.items()) if s != seat and abs(float(m[key]) - chance) < _TIE]
+        tied = ("seat " if len(same) == 1 else "seats ") + ", ".join(str(s) for s in same) if same else NONE
+        rows.append([leader.capitalize(), str(seat), _pct(chance), tied])
+    if not rows:
+        return []
+    header = ["leader", "seat", "chance", "as likely"]
+    body = table(header, rows, frozenset({0}))
+    return ["Likeliest leaders (the bot's posterior):", *("  " + row for row in body)]
+
+
+def estimate_lines(seats: Sequence[Mapping[str, Any]], team: str | None = None) -> list[str]:
+    """The heuristic's per-seat estimate (its ``seats`` belief entry) as a table, under its ``team``."""
+    rows = [
+        [str(e["seat"]), _pct(float(e["p_crooked"])), _pct(float(e["p_agent"])), _pct(float(e["p_kingpin"])),
+         str(e["why"])]
+        for e in seats
+    ]
+    if not rows:
+        return []
+    header = ["seat", "crooked", "Agent", "Kingpin", "why"]
+    body = table(header, rows, frozenset())
+    own = "" if team is None else f" (its own team: {team})"
+    return [f"The heuristic's estimate per seat{own}:", *("  " + row for row in body)]
+
+
+def budget_note(game: Game, view: View, advice: Advice, asked: Asked | None) -> str | None:
+    """What the budget bought at an Equipment window, where a search bot spends its ``window_share``.
+
+    None unless ``asked`` names a bot with that option that searched this window. The count of
+    simulations run is the advice's visits, the number the summary gives.
+    """
+    from solver.games.gcbc import codec
+
+    if asked is None or codec.PASS not in view.legal_actions:
+        return None
+    cls = bots_for(game.name).get(asked.bot)
+    searched = any(r.visits is not None for r in advice.ranked)
+    if cls is None or "window_share" not in cls.options or not searched:
+        return None
+    share = float(cls.options["window_share"].default)  # the hint sets no bot option but the budget
+    done = sum(r.visits or 0 for r in advice.ranked)
+    budget = asked.budget
+    if budget is not None and budget.seconds is not None:
+        got = f"{budget.seconds:g} s asked: {budget.seconds * share:g} s"
+    else:
+        iterations = int(cls.options["iterations"].default if budget is None else budget.iterations or 0)
+        got = f"{iterations} iterations asked: {max(1, round(iterations * share))}"
+    return (
+        f"Budget here: an Equipment window gets the bot's window_share ({share:.0%}) of the {got}; "
+        f"simulations run: {done}"
+    )
+
+
+def extras(game: Game, view: View, advice: Advice, asked: Asked | None = None) -> Extras:
+    """The posterior table, reasons citing it, the bots' beliefs as tables, and the window's budget."""
+    marginals = marginals_for(game, view)
+    lines = posterior_lines(view, marginals)
+    raw = advice.belief
+    shown = dict(raw)
+    top = raw.get("top_leader")
+    if isinstance(top, Mapping):
+        leaders = leader_lines(top, raw.get("marginals") or marginals)
+        if leaders:
+            lines += leaders
+            shown.pop("top_leader")
+    seats = raw.get("seats")
+    if isinstance(seats, list) and all(isinstance(e, Mapping) for e in seats):
+        team = raw.get("team")
+        lines += estimate_lines(seats, team if isinstance(team, str) else None)
+        shown.pop("seats")
+        shown.pop("team", None)
+    annotated = annotate(game, view, dataclasses.replace(advice, belief=shown), marginals)
+    note = budget_note(game, view, advice, asked)
+    return Extras(annotated, notes=() if note is None else (note,), lines=tuple(lines))

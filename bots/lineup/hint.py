@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.base import Advice
+from bots.hint import Asked, Extras
 from solver.belief.lineup_memory import DEFAULT_LEVEL, LEVELS, p_correct
 from solver.core import BadStateError, Game, View
 
@@ -63,6 +64,11 @@ def lines(game: Game, view: View, advice: Advice) -> list[str]:
         move = "end the turn (no more lineups)"
     out.append(f"Plan: {move}; expected own turns to win: {choice.value:.2f}")
     return out
+
+
+def extras(game: Game, view: View, advice: Advice, asked: Asked | None = None) -> Extras:
+    """The memory table and the plan's move, before the ranked moves."""
+    return Extras(advice, lines=tuple(lines(game, view, advice)))
 
 
 def _rng() -> Any:
