@@ -47,21 +47,6 @@ def test_gcbc_ismcts_iterations(benchmark: Any, engine: str) -> None:
     benchmark.extra_info["iterations_per_s"] = ITERATIONS / benchmark.stats.stats.mean
 
 
-@pytest.mark.parametrize("tree", [0, 1])
-def test_gcbc_ismcts_tree(benchmark: Any, tree: int) -> None:
-    """Iterations/s with every legal action below the root (``tree=0``) or only each seat's
-    heuristic's best (``tree=1``: a heuristic score at every tree node, where playouts take one anyway)."""
-    bot, view = _bot_and_view(tree=tree)
-    det = bot.determinizer(view)
-    det.sample(SplitMix64(1))
-
-    def search() -> None:
-        run_search(det, view.seat, Budget(iterations=ITERATIONS), SplitMix64(2), bot.params)
-
-    benchmark.pedantic(search, rounds=3, iterations=1)
-    benchmark.extra_info["iterations_per_s"] = ITERATIONS / benchmark.stats.stats.mean
-
-
 def test_gcbc_world_pool(benchmark: Any) -> None:
     """Drawing the pool of determinized worlds from the posterior (once per search)."""
     bot, view = _bot_and_view()

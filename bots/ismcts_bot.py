@@ -32,7 +32,7 @@ import numpy as np
 
 from bots.base import Advice, Bot, DecisionClock, Option, RankedAction, on_the_clock
 from bots.registry import ANY_GAME, register
-from solver.core import Action, ConfigError, Game, Seat, State, View
+from solver.core import Action, ConfigError, Game, State, View
 from solver.core.rng import SplitMix64
 from solver.search.ismcts import (
     MAX_ITERATIONS,
@@ -40,7 +40,6 @@ from solver.search.ismcts import (
     NodeKeys,
     SearchParams,
     SearchResult,
-    SearchTree,
     is_compiled_determinizer,
     run_search,
 )
@@ -163,10 +162,6 @@ class ISMCTSBot(Bot):
         """What the seat believes about hidden facts, for advice (nothing, for a generic game)."""
         return {}
 
-    def kept_tree(self) -> SearchTree | None:
-        """The tree kept between this bot's searches (tree reuse), or None: a fresh tree each time."""
-        return None
-
     # --- the bot API -------------------------------------------------------------------------------
     def budget(self, iterations: int | None = None) -> Budget:
         """``iterations`` when given, else the bot's seconds if set, else its iterations."""
@@ -206,7 +201,7 @@ class ISMCTSBot(Bot):
             if budget.seconds is not None:
                 self.cut_off(determinizer, clock, budget.seconds - reserve(budget.seconds))
                 budget = self.remaining(budget, clock)
-            result = run_search(determinizer, self.seat, budget, rng, params, keep=self.kept_tree())
+            result = run_search(determinizer, self.seat, budget, rng, params)
         self.last = result
         return result
 
@@ -259,25 +254,19 @@ class ISMCTSBot(Bot):
 
 #: How the Police 07 detectives' search weighs Dr. Factor's possible stops (option ``belief``).
 BELIEFS = ("filter", "categories", "uniform")
-#: What a Police 07 bot keeps of its search tree between decisions (option ``reuse``).
-REUSE = ("team", "seat", "off")
 #: The choices of the options ``chase``, ``factor_keys``, ``tree`` and ``move_filter`` (each also
 #: takes ``auto``).
 CHASES = ("true", "belief")
 FACTOR_KEYS = ("path", "stop")
 TREES = ("actor", "searcher")
 MOVE_FILTERS = ("playout", "tree")
-#: What ``auto`` means for those options, by role (key: the bot plays Dr. Factor). Dr. Factor
-#: searches one tree keyed by what he knows (so the detectives in it see where he is, as in Nijssen
-#: & Winands' hider search), merges paths that reach the same stop, and his playout detectives
-#: chase his stop. At equal iterations this escaped as often as the per-seat tree with
-#: belief-chasing playouts (161 against 156 of 210 seeded deals), and its playouts need not keep
-#: the possible set, so it runs more of them in the same time (bench/results/README.md, "Dr.
-#: Factor's search"). The detectives too search one tree keyed by what they know (the public
-#: history: his decisions in it pool every determinization of where he is): it caught him 83 times
-#: in 150 seeded deals against 74 with per-seat trees at 20,000 iterations, and at 0.2 s a move
-#: ismcts then won 57.8% of 400 games against nw2012 (52.5% of 200 before; bench/results/README.md,
-#: "The detectives' tree"). Their ``factor_keys`` is unused in that tree (no node is his own).
+#: What ``auto`` means for those options, by role (key: the bot plays Dr. Factor). Each side
+#: searches one tree keyed by what it knows (Nijssen & Winands 2012's single tree): Dr. Factor's
+#: detectives in it see where he is, and he merges paths that reach the same stop; in the
+#: detectives' tree his decisions are nodes of the public history, pooling every determinization of
+#: where he is (their ``factor_keys`` is then unused: no node is his own). Playout detectives chase
+#: his true stop, so playouts need not track the possible set. Measured against the other choices
+#: in bench/results/README.md ("Dr. Factor's search", "The detectives' tree").
 ROLE_DEFAULTS: Mapping[bool, Mapping[str, str]] = {
     True: {"chase": "true", "factor_keys": "stop", "tree": "searcher", "move_filter": "playout"},
     False: {"chase": "true", "factor_keys": "path", "tree": "searcher", "move_filter": "playout"},
@@ -322,11 +311,6 @@ class Police07ISMCTSBot(ISMCTSBot):
             "filter", str, "detectives: draw Dr. Factor's stop by filter (a learnt model of his moves, "
             "followed from his start), categories (location-category weights) or uniform"
         ),
-        # For experiments: at equal time it makes the bot much weaker (bench/results/README.md).
-        "playout_depth": Option(
-            0, int, "playout actions after the tree before a playout stops undecided (0: to the end); "
-            "a horizon: detectives then seek a capture within it, Dr. Factor to avoid one", 0, 10_000
-        ),
         "chase": Option(
             "auto", str, "playout detectives chase: auto (by role, see ROLE_DEFAULTS), true (his stop) "
             "or belief (a stop drawn from the public possible set)"
@@ -343,12 +327,6 @@ class Police07ISMCTSBot(ISMCTSBot):
             "auto", str, "Dr. Factor's moves: auto (by role), playout (playout candidates thinned: no "
             "joker while an own ticket moves, double only in danger) or tree (Nijssen & Winands' filter "
             "on his legal moves in tree and playouts: no joker where an own ticket reaches the stop)"
-        ),
-        # off: no measured gain at equal iterations (bench/results/README.md, "tree reuse").
-        "reuse": Option(
-            "off", str, "keep the search tree between decisions: team (as seat, and detective seats "
-            "of this bot and settings seated at one table share one tree), seat (each its own) or off; "
-            "Dr. Factor keeps his own tree (found again with factor_keys=stop)"
         ),
     }
 
@@ -369,20 +347,9 @@ class Police07ISMCTSBot(ISMCTSBot):
             for name in ROLE_DEFAULTS[True]
         }
         self.params = dataclasses.replace(self.params, keys=cast(NodeKeys, self.role_settings["tree"]))
-        depth = self.settings["playout_depth"]
-        if depth:
-            self.params = dataclasses.replace(self.params, max_playout_depth=depth)
         if self.settings["belief"] not in BELIEFS:
             raise ConfigError(f"ismcts bot: option 'belief' must be one of {', '.join(BELIEFS)}, "
                               f"not {self.settings['belief']!r}")
-        reuse = self.settings["reuse"]
-        if reuse not in REUSE:
-            raise ConfigError(f"ismcts bot: option 'reuse' must be one of {', '.join(REUSE)}, not {reuse!r}")
-        # Dr. Factor's keys chain across his decisions with factor_keys="stop" (his node is the
-        # public history and his stop, whatever path led there), so his next root can be in his
-        # kept tree; with "path" it never is and each search starts afresh. He has no team, so
-        # "team" keeps his own tree, as "seat" does.
-        self._tree: SearchTree | None = None if reuse == "off" else SearchTree()
         from solver.games.police07.sim import SimTables
 
         role = self.role_settings
@@ -404,31 +371,6 @@ class Police07ISMCTSBot(ISMCTSBot):
             load_model()
             adjacency(game.board)
             mask_stops(0)
-
-    def meet(self, table: Mapping[Seat, Bot]) -> None:
-        """With ``reuse="team"``, detectives of this class and settings at the table share one tree.
-
-        They see the same public history and draw from the same belief, so each detective's search
-        goes on from the node its teammates' searches reached. The lowest seat's tree is the team's.
-        """
-        if self.seat == 0 or self.settings["reuse"] != "team":
-            return
-        for seat in sorted(table):
-            mate = table[seat]
-            if (seat != 0 and type(mate) is type(self) and mate.game is self.game
-                    and mate.settings == self.settings):
-                self._tree = mate.kept_tree()
-                return
-
-    def kept_tree(self) -> SearchTree | None:
-        """The kept tree (option ``reuse``): a detective's team's or its own, Dr. Factor's own."""
-        return self._tree
-
-    def restart(self, view: View) -> None:
-        """A new game: the kept tree (the team's, for a detective) starts empty."""
-        super().restart(view)
-        if self._tree is not None:
-            self._tree.clear()
 
     def _placing(self, view: View) -> bool:
         # The simulator starts after set-up, so free-start placements (variant) are not searched.

@@ -95,8 +95,7 @@ cdef inline double _now() noexcept nogil:
 
 
 cdef class Tree:
-    """A search tree in growable C arrays (see the layout above); one search's, or kept between
-    searches (SearchTree, tree reuse)."""
+    """One search's tree in growable C arrays (see the layout above)."""
 
     cdef Node* nodes
     cdef int n_nodes
@@ -127,14 +126,6 @@ cdef class Tree:
                 or self.path_action == NULL or self.path_seat == NULL):
             raise MemoryError("ismcts: cannot allocate the search tree")
         cdef int i
-        for i in range(self.cap_slots):
-            self.slots[i] = -1
-
-    cdef void reset(self) noexcept:
-        """Empty the tree, keeping its memory."""
-        cdef int i
-        self.n_nodes = 0
-        self.n_edges = 0
         for i in range(self.cap_slots):
             self.slots[i] = -1
 
@@ -427,17 +418,14 @@ cdef class PyDeterminizer(CDeterminizer):
 # --- the search --------------------------------------------------------------------------------
 def search(CDeterminizer det, int root_seat, long long iterations, double seconds, rng,
            double c, long long max_playout_depth, long long check_every, bint searcher_keys=False,
-           Tree keep=None, long long max_nodes=_MAX_ITERATIONS, scope=None, long long node_cap=0,
-           double poll_seconds=0.001):
+           scope=None, long long node_cap=0, double poll_seconds=0.001):
     """Run ISMCTS for root_seat (iterations <= 0 / seconds <= 0: no such limit); advances rng.
 
     searcher_keys: nodes are (seat, key of root_seat), SearchParams.keys == "searcher"; else
-    (seat, key of seat). keep: a tree kept between searches (tree reuse): emptied first when it
-    holds more than max_nodes nodes or lacks the root, else the search goes on from its root node.
-    node_cap > 0: stop after the iteration at which the tree holds node_cap nodes. Every
-    poll_seconds (checked after each iteration) the GIL is released for a moment, so other threads
-    run, pending signal handlers run (an exception they raise ends the search), and scope (a
-    SearchScope, or None) is asked whether it was cancelled: then the search stops.
+    (seat, key of seat). node_cap > 0: stop after the iteration at which the tree holds node_cap
+    nodes. Every poll_seconds (checked after each iteration) the GIL is released for a moment, so
+    other threads run, pending signal handlers run (an exception they raise ends the search), and
+    scope (a SearchScope, or None) is asked whether it was cancelled: then the search stops.
 
     Returns a dict: the root's actions (ascending) with visits, availability and reward totals;
     iterations done, nodes, elapsed seconds, "stopped" (ended by the scope's cancellation) and
@@ -453,7 +441,7 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
     cdef PySim pysim = <PySim>sim if isinstance(sim, PySim) else None
     if not isinstance(det, PyDeterminizer) and pysim is not None:
         raise TypeError("ismcts: a compiled determinizer returned a Python-forwarding sim")
-    cdef Tree tree = Tree() if keep is None else keep
+    cdef Tree tree = Tree()
     cdef int root_node = -1
     cdef int legal[SIM_MAX_ACTIONS]
     cdef int eidx[SIM_MAX_ACTIONS]
@@ -476,8 +464,6 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
     cdef int fault = _OK
     cdef int fault_seat = 0
     cdef uint64_t fault_key = 0
-    if tree.n_nodes > max_nodes:
-        tree.reset()
     start = _now()
     polled = start
     try:
@@ -503,8 +489,6 @@ def search(CDeterminizer det, int root_seat, long long iterations, double second
                 if depth == 0:
                     if not have_root:
                         root_key = key
-                        if tree.find(seat, key) < 0:
-                            tree.reset()  # a kept tree without this root is of another position
                     elif key != root_key:
                         fault = _LEFT_ROOT
                         fault_key = key

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import cast
 
 import numpy as np
@@ -13,11 +12,9 @@ from bots.gcbc.ismcts import (
     GCBCISMCTSBot,
     GCBCSim,
     PoolDeterminizer,
-    Scenarios,
     conservative_choice,
     gain_over,
     mean_se,
-    paired_gain,
 )
 from solver import games
 from solver.core import ConfigError, View
@@ -66,30 +63,6 @@ def test_incremental_key_equals_fresh_key() -> None:
     if not copy.is_terminal():
         copy.apply(copy.legal_actions()[0])
     assert sim.key(0) == GCBCSim(sim.state.clone()).key(0)  # the copy did not touch the original
-
-
-def test_playout_window_pass_closes_the_window() -> None:
-    """A light playout's pass ends the window as if every seat passed: same turn state, fewer steps."""
-    state = heuristic_position(6, 7, 30)
-    rng = SplitMix64(5)
-    for _ in range(200):
-        sim = GCBCSim(state.clone(), "light")
-        if sim.is_terminal():
-            break
-        if sim.state.stack[-1][0] == ops.WINDOW and 0 in sim.legal_actions():
-            slow = sim.state.clone()
-            while not slow.is_terminal() and slow.stack[-1][0] == ops.WINDOW and 0 in slow.legal_actions():
-                slow.apply_unchecked(0)
-            assert sim.default_action(rng) == 0
-            sim.apply(0)
-            fast = sim.state
-            for name in ("stack", "cards", "face_up", "alive", "hands", "aim", "active", "turn", "announced"):
-                assert getattr(fast, name) == getattr(slow, name), name
-            return
-        legal = sim.legal_actions()
-        state = sim.state
-        state.apply_unchecked(legal[rng.below(len(legal))])
-    pytest.fail("no window reached")
 
 
 def test_heuristic_playout_answers_each_window_seat() -> None:
@@ -155,7 +128,7 @@ def test_same_view_same_choice() -> None:
     assert other.view(me).to_json() == state.view(me).to_json()
     picks = []
     for st in (state, other):
-        bot = bots.make(state.game, "ismcts", seat=me, rng=11, search_as="both", iterations=40)
+        bot = bots.make(state.game, "ismcts", seat=me, rng=11, iterations=40)
         picks.append(bot.step(st.view(me)))
     assert picks[0] == picks[1]
     assert picks[0] in state.legal_actions()
@@ -176,7 +149,7 @@ def test_window_decisions_get_their_share() -> None:
             continue
         view = state.view(seat)
         if len(view.legal_actions) > 1:
-            bot = bots.make(game, "ismcts", seat=seat, rng=1, search_as="both", iterations=40,
+            bot = bots.make(game, "ismcts", seat=seat, rng=1, iterations=40,
                             window_share=0.25)
             assert isinstance(bot, GCBCISMCTSBot)
             action = bot.step(view)
@@ -199,13 +172,12 @@ def test_window_decisions_get_their_share() -> None:
     assert min(seen.values()) > 0
 
 
-@pytest.mark.parametrize("playout", ["heuristic", "light"])
-def test_plays_whole_games_legally(playout: str) -> None:
+def test_plays_whole_games_legally() -> None:
     """Two ismcts seats in a heuristic field finish a game with legal moves only (4 players)."""
     game = games.load("gcbc", players=4)
     rng = np.random.default_rng(12)
     state = game.new_initial_state()
-    seated = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=8, playout=playout)
+    seated = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=8)
               if s in (0, 2) else bots.make(game, "heuristic", seat=s, rng=s) for s in range(4)}
     assert play_out(state, seated, rng).winner
 
@@ -217,20 +189,9 @@ def test_bad_options() -> None:
         bots.make(game, "ismcts", seat=0, rng=0, belief="psychic")
     with pytest.raises(ConfigError, match="worlds"):
         bots.make(game, "ismcts", seat=0, rng=0, worlds=0)
-    with pytest.raises(ConfigError, match="option 'playout' must be one of heuristic, light"):
-        bots.make(game, "ismcts", seat=0, rng=0, playout="omniscient")
-    with pytest.raises(ConfigError, match="playout"):
-        GCBCSim(game.new_initial_state(), "uniform")
-    assert bots.make(game, "ismcts", seat=0, rng=0).settings["playout"] == "heuristic"  # the default
     with pytest.raises(ConfigError, match="ismcts bot: option 'base' must be one of rules, posterior"):
         bots.make(game, "ismcts", seat=0, rng=0, base="oracle")
     assert bots.make(game, "ismcts", seat=0, rng=0).settings["base"] == "posterior"  # the default
-    with pytest.raises(ConfigError, match="ismcts bot: option 'compare' must be one of paired, independent"):
-        bots.make(game, "ismcts", seat=0, rng=0, compare="psychic")
-    with pytest.raises(ConfigError, match="tree"):
-        bots.make(game, "ismcts", seat=0, rng=0, tree=-1)
-    defaults = bots.make(game, "ismcts", seat=0, rng=0).settings
-    assert (defaults["compare"], defaults["tree"]) == ("independent", 0)
     with pytest.raises(ConfigError, match="gcbc only"):
         GCBCISMCTSBot(games.load("police07"), 1, np.random.default_rng(0))
 
@@ -260,14 +221,12 @@ def _worlds_for(state: GCBCState, seat: int, seed: int) -> tuple[GCBCState, GCBC
 
 @pytest.mark.parametrize("players,seed", [(6, 2), (5, 8), (8, 3)])
 def test_heuristic_playout_reads_only_the_seats_view(players: int, seed: int) -> None:
-    """With playout=heuristic a seat's playout action is a function of its own view and the stream:
-    worlds that differ only in what is hidden from it give it the same action and leave the stream
-    in the same state. The light policy, which reads the deal, does not pass this test."""
+    """A seat's playout action is a function of its own view and the stream: worlds that differ
+    only in what is hidden from it give it the same action and leave the stream in the same state."""
     state = heuristic_position(players, seed, 5)
     play = np.random.default_rng(seed)
     seated = {s: bots.make(state.game, "heuristic", seat=s, rng=seed + s) for s in range(players)}
     checked = differ = 0
-    light_leaks = 0
     while not state.is_terminal() and checked < 60:
         seat = state.current_player()
         if seat < 0:
@@ -282,23 +241,17 @@ def test_heuristic_playout_reads_only_the_seats_view(players: int, seed: int) ->
                 ra, rb = SplitMix64(stream), SplitMix64(stream)
                 assert GCBCSim(a).default_action(ra) == GCBCSim(b).default_action(rb), (checked, stream)
                 assert ra.state == rb.state
-                la, lb = SplitMix64(stream), SplitMix64(stream)
-                light_a = GCBCSim(a, "light").default_action(la)
-                light_leaks += light_a != GCBCSim(b, "light").default_action(lb) or la.state != lb.state
             checked += 1
         state.apply(seated[seat].step(state.view(seat)))
     assert checked >= 20 and differ >= checked // 2  # most pairs of worlds do differ in hidden cards
-    assert light_leaks > 0
 
 
-@pytest.mark.parametrize("paired", [False, True])
-def test_playout_views_stay_equal_to_fresh_views(paired: bool) -> None:
-    """Pool worlds settle every seat's view once; the copies that iterations take (paired: swapped
-    for their scenario's world at the root action), moved on by tree actions and playout steps,
-    still give every seat exactly ``state.view(seat)``."""
+def test_playout_views_stay_equal_to_fresh_views() -> None:
+    """Pool worlds settle every seat's view once; the copies that iterations take, moved on by tree
+    actions and playout steps, still give every seat exactly ``state.view(seat)``."""
     state = heuristic_position(6, 5, 30)
     me = state.current_player()
-    det = PoolDeterminizer(state.game, state.view(me), None, 3, paired=paired)
+    det = PoolDeterminizer(state.game, state.view(me), None, 3)
     rng = SplitMix64(4)
     for i in range(4):
         sim = det.sample(rng)
@@ -308,24 +261,22 @@ def test_playout_views_stay_equal_to_fresh_views(paired: bool) -> None:
             legal = sim.legal_actions()
             sim.apply(legal[rng.below(len(legal))] if step < 8 else sim.default_action(rng))
         views = sim._views
-        assert views is not None
         st = cast(GCBCState, sim.state)
         for s in range(6):
             assert views.view_json(st, s) == st.view(s).to_json(), (i, s)
 
 
-@pytest.mark.parametrize("playout", ["heuristic", "light"])
-def test_same_seed_same_search(playout: str) -> None:
+def test_same_seed_same_search() -> None:
     """An iteration budget is deterministic: one seed, one choice and the same statistics."""
     state = heuristic_position(6, 9, 50)
     me = state.current_player()
     results = []
     for _ in range(2):
-        bot = bots.make(state.game, "ismcts", seat=me, rng=21, search_as="both", playout=playout)
+        bot = bots.make(state.game, "ismcts", seat=me, rng=21)
         assert isinstance(bot, GCBCISMCTSBot)
         results.append(bot.search(state.view(me), Budget(iterations=25)))
     assert results[0].same_search(results[1], tol=0.0)
-    other = bots.make(state.game, "ismcts", seat=me, rng=22, search_as="both", playout=playout)
+    other = bots.make(state.game, "ismcts", seat=me, rng=22)
     assert other.step(state.view(me)) in state.legal_actions()
 
 
@@ -339,7 +290,7 @@ def test_legal_choices_over_many_searches() -> None:
                 continue
             me = state.current_player()
             view = state.view(me)
-            bot = bots.make(state.game, "ismcts", seat=me, rng=seed * 100 + decisions, search_as="both",
+            bot = bots.make(state.game, "ismcts", seat=me, rng=seed * 100 + decisions,
                             iterations=6, worlds=4)
             assert bot.step(view) in view.legal_actions
             searched += 1
@@ -409,13 +360,13 @@ def test_margin_decides_what_the_bot_plays() -> None:
     view = state.view(me)
     heuristic = bots.make(state.game, "heuristic", seat=me, rng=0, estimate="posterior")  # the bot's base
     base = heuristic.advise(view).ranked[0].action
-    wide = bots.make(state.game, "ismcts", seat=me, rng=5, search_as="both", iterations=40, margin=10.0)
+    wide = bots.make(state.game, "ismcts", seat=me, rng=5, iterations=40, margin=10.0)
     assert isinstance(wide, GCBCISMCTSBot)
     assert bots.make(state.game, "ismcts", seat=me, rng=0).settings["margin"] == 2.0
     assert wide.base_action(view) == base
     assert wide.step(view) == base  # the base is among the pruned root and visited at 40 iterations
     assert wide.last is not None and wide.last.action == base
-    plain = bots.make(state.game, "ismcts", seat=me, rng=5, search_as="both", iterations=40, margin=0.0)
+    plain = bots.make(state.game, "ismcts", seat=me, rng=5, iterations=40, margin=0.0)
     result = plain.search(view)  # type: ignore[attr-defined]
     assert result.action == choose(result.stats) == result.ranked()[0].action
 
@@ -427,7 +378,7 @@ def test_advice_says_what_the_bot_plays(seed: int, decisions: int) -> None:
     state = heuristic_position(6, seed, decisions, announce=True)
     me = state.current_player()
     view = state.view(me)
-    bot = bots.make(state.game, "ismcts", seat=me, rng=1, search_as="both", iterations=60)
+    bot = bots.make(state.game, "ismcts", seat=me, rng=1, iterations=60)
     assert isinstance(bot, GCBCISMCTSBot)
     advice = bot.advise(view)
     assert bot.last is not None
@@ -442,158 +393,6 @@ def test_advice_says_what_the_bot_plays(seed: int, decisions: int) -> None:
         assert f"the bot plays the heuristic's {state.game.action_to_str(played)}" in advice.summary
         marked = [r for r in advice.ranked if "the bot plays this" in r.reason]
         assert [r.action for r in marked] == [played]
-
-
-def test_scenarios_repeat_by_visit() -> None:
-    """The k-th visit of every root action gets the same world and the same streams; visits of one
-    action move through the shuffled cycle of worlds; results are kept in visit order."""
-    state = heuristic_position(6, 5, 30)
-    me = state.current_player()
-    det = PoolDeterminizer(state.game, state.view(me), None, 4, paired=True)
-    det.sample(SplitMix64(3))  # draws the pool
-    scenarios = det.scenarios
-    assert isinstance(scenarios, Scenarios) and sorted(scenarios.order) == [0, 1, 2, 3]
-    worlds: dict[int, list[GCBCState]] = {}
-    for k in range(6):
-        taken = [scenarios.begin(a) for a in (17, 18)]
-        (wa, sa, ka), (wb, sb, kb) = taken
-        assert ka == kb == k
-        assert wa.state.to_json() == wb.state.to_json()  # one world, every hidden card alike
-        assert [r.next() for r in sa] == [r.next() for r in sb] and len(sa) == 7  # six seats, chance
-        worlds.setdefault(k % 4, []).append(cast(GCBCState, wa.state))
-    assert len({str(w[0].to_json()) for w in worlds.values()}) > 1  # the cycle visits other worlds
-    assert all(w[0].to_json() == w[-1].to_json() for w in worlds.values())  # and comes back
-    scenarios.record(17, 0, 1.0)
-    with pytest.raises(ValueError, match="out of order"):
-        scenarios.record(17, 2, 1.0)
-
-
-def test_paired_results_follow_the_root_visits() -> None:
-    """compare=paired keeps one result per root visit; independent keeps none."""
-    state = heuristic_position(6, 6, 50)
-    me = state.current_player()
-    view = state.view(me)
-    paired = bots.make(state.game, "ismcts", seat=me, rng=11, search_as="both", iterations=60,
-                       compare="paired")
-    assert isinstance(paired, GCBCISMCTSBot)
-    result = paired.search(view)
-    results = paired.paired_results
-    assert results is not None and sum(len(r) for r in results.values()) == 60
-    for s in result.stats:
-        row = results.get(s.action, [])
-        assert len(row) == s.visits and all(x in (0.0, 0.5, 1.0) for x in row)
-        if row:
-            assert sum(row) / len(row) == pytest.approx(s.value)
-    # compare: the default
-    independent = bots.make(state.game, "ismcts", seat=me, rng=11, search_as="both", iterations=60)
-    assert isinstance(independent, GCBCISMCTSBot)
-    independent.search(view)
-    assert independent.paired_results is None
-
-
-#: (results per action, action, base, expected gain, expected standard error): the mean of the paired
-#: differences over the first min(n) visits, with one pair of +1 and one of -1 added
-PAIRED_CASES = [
-    ({1: [1.0, 1.0, 0.0, 1.0], 2: [0.0, 1.0, 0.0, 0.0]}, 1, 2, 2 / 6, math.sqrt((4 / 6 - 1 / 9) / 6)),
-    ({1: [1.0, 1.0, 1.0], 2: [0.0]}, 1, 2, 1 / 3, math.sqrt((3 / 3 - 1 / 9) / 3)),  # one pair only
-    ({1: [0.5, 0.5], 2: [0.5, 0.5]}, 1, 2, 0.0, math.sqrt(2 / 4 / 4)),  # equal: no gain, some error
-    ({1: [1.0]}, 1, 2, 0.0, math.sqrt(1 / 2)),  # base never visited: no pairs
-]
-
-
-@pytest.mark.parametrize("results,action,base,gain,se", PAIRED_CASES)
-def test_paired_gain(results: dict[int, list[float]], action: int, base: int, gain: float, se: float) -> None:
-    assert paired_gain(results, action, base) == pytest.approx((gain, se))
-
-
-def test_paired_results_decide_the_margin() -> None:
-    """With paired results the margin rule reads them, not the independent means. Both cases below
-    have the same means (0.6 and 0.5 over 40 visits), which independent errors cannot resolve at 1.5:
-    pairs that agree (four won, none lost) resolve the gain; pairs that disagree (14 won, 10 lost) do not."""
-    stats = _stats((1, 40, 0.6), (2, 40, 0.5))
-    assert conservative_choice(stats, 2, 1.5) == 2
-    agree = {1: [1.0] * 24 + [0.0] * 16, 2: [0.0] * 4 + [1.0] * 20 + [0.0] * 16}
-    disagree = {1: [1.0] * 14 + [0.0] * 10 + [1.0] * 10 + [0.0] * 6,
-                2: [0.0] * 14 + [1.0] * 20 + [0.0] * 6}
-    for results in (agree, disagree):
-        assert [sum(results[a]) / 40 for a in (1, 2)] == [0.6, 0.5]
-    assert conservative_choice(stats, 2, 1.5, agree) == 1
-    assert conservative_choice(stats, 2, 1.5, disagree) == 2
-    assert conservative_choice(stats, 2, 0.0, disagree) == 1  # margin 0: the most visited regardless
-
-
-def test_tree_offers_each_seat_its_heuristics_best() -> None:
-    """Below the root, tree=N offers the acting seat only its heuristic's best N on its own view
-    (ties with the N-th kept); tree=0 offers every legal action; the root keeps its candidates."""
-    state = heuristic_position(6, 3, 60, announce=True)
-    me = state.current_player()
-    det = PoolDeterminizer(state.game, state.view(me), None, 2, tree=1)
-    sim = det.sample(SplitMix64(1))
-    assert sim.legal_actions() == state.legal_actions()  # the root: no candidates given, all legal
-    sim.apply(sim.legal_actions()[0])
-    checked = narrowed = 0
-    rng = SplitMix64(2)
-    while not sim.is_terminal() and checked < 40:
-        st = cast(GCBCState, sim.state)
-        seat = st.current_player()
-        if seat < 0:
-            sim.apply(sim.default_action(rng))
-            continue
-        legal = st.legal_actions()
-        heuristic = bots.make(state.game, "heuristic", seat=seat, rng=0)
-        ranked = heuristic.advise(st.view(seat)).ranked
-        best = [r.action for r in ranked if r.score >= ranked[0].score - 1e-9]
-        offered = sim.legal_actions()
-        assert sorted(offered) == sorted(best) if len(legal) > 1 else offered == legal
-        narrowed += len(offered) < len(legal)
-        wide = GCBCSim(st.clone())
-        wide.restrict_root(None, 0)
-        wide._root_len = -1  # below the root
-        assert wide.legal_actions() == legal
-        sim.apply(offered[rng.below(len(offered))])
-        checked += 1
-    assert checked >= 20 and narrowed >= 10
-
-
-@pytest.mark.parametrize("seed", [3, 4, 5, 6, 7, 8])
-def test_search_as_reads_the_seats_own_team(seed: int) -> None:
-    """search_as searches exactly when the seat's team now is the one named (both: always); on the
-    other team the bot plays its base heuristic's move, without a search, and advises as it."""
-    state = heuristic_position(6, seed, 40 + 7 * seed, announce=True)
-    game = state.game
-    me = state.current_player()
-    view = state.view(me)
-    team = state.team(me)
-    for wanted in ("both", "honest", "crooked"):
-        bot = bots.make(game, "ismcts", seat=me, rng=seed, search_as=wanted, iterations=40)
-        assert isinstance(bot, GCBCISMCTSBot)
-        assert bot.searches(view) == (wanted in ("both", team)), (wanted, team)
-    other = "crooked" if team == "honest" else "honest"
-    bot = bots.make(game, "ismcts", seat=me, rng=seed, search_as=other, iterations=40)
-    base = bots.make(game, "heuristic", seat=me, rng=seed, estimate="posterior")
-    assert bot.step(view) == base.step(view)
-    assert bot.last is None  # no search ran
-    advice = bot.advise(view)
-    assert [r.action for r in advice.ranked] == [r.action for r in base.advise(view).ranked]
-    assert "searches only as" in advice.summary
-    searching = bots.make(game, "ismcts", seat=me, rng=seed, search_as=team, iterations=40)
-    searching.step(view)
-    assert searching.last is not None and searching.last.iterations == 40
-
-
-def test_search_as_option() -> None:
-    """search_as must name a team or both; the default is both; a bad advice budget is an error."""
-    game = games.load("gcbc", players=6)
-    assert bots.make(game, "ismcts", seat=0, rng=0).settings["search_as"] == "both"
-    message = "ismcts bot: option 'search_as' must be one of both, honest, crooked"
-    with pytest.raises(ConfigError, match=message):
-        bots.make(game, "ismcts", seat=0, rng=0, search_as="villain")
-    state = heuristic_position(6, 3, 40, announce=True)
-    me = state.current_player()
-    other = "crooked" if state.team(me) == "honest" else "honest"
-    bot = bots.make(game, "ismcts", seat=me, rng=0, search_as=other)
-    with pytest.raises(ConfigError, match="budget must be at least 1 iteration"):
-        bot.advise(state.view(me), budget=0)
 
 
 # --- the time budget is the whole decision's ---------------------------------------------------
@@ -645,10 +444,9 @@ def test_a_timed_search_counts_the_posterior_and_cuts_its_playouts(monkeypatch: 
     seen: list[tuple[Budget, int]] = []
     real_run = ismcts_bot.run_search
 
-    def spy(det: object, seat: int, budget: Budget, rng: SplitMix64, params: object,
-            keep: object = None) -> object:
+    def spy(det: object, seat: int, budget: Budget, rng: SplitMix64, params: object) -> object:
         seen.append((budget, params.check_every))  # type: ignore[attr-defined]
-        return real_run(det, seat, Budget(iterations=8), rng, params, keep=keep)  # type: ignore[arg-type]
+        return real_run(det, seat, Budget(iterations=8), rng, params)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts_bot, "run_search", spy)
     assert bot.step(view) in view.legal_actions

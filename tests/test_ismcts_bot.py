@@ -58,8 +58,6 @@ def test_generic_bot_on_a_game_without_its_own() -> None:
         ({"tree": "forest"}, "'tree' must be auto, actor, searcher"),
         ({"move_filter": "all"}, "'move_filter' must be auto, playout, tree"),
         ({"belief": "oracle"}, "'belief' must be one of filter, categories, uniform"),
-        ({"playout_depth": -1}, "'playout_depth' must be in"),
-        ({"reuse": "always"}, "'reuse' must be one of team, seat, off"),
     ],
 )
 def test_bad_options(options: dict[str, Any], message: str) -> None:
@@ -132,15 +130,6 @@ def test_belief_option_picks_the_detectives_weights(
     assert calls == [name] and seen[0] == real(GAME, state.view(1).to_json())
     bots.make(GAME, "ismcts", seat=1, rng=0, belief="uniform").determinizer(state.view(1))
     assert seen[1] is None
-
-
-def test_playout_depth_sets_the_search_horizon() -> None:
-    bot = bots.make(GAME, "ismcts", seat=0, rng=0, playout_depth=12, iterations=200)
-    assert isinstance(bot, ISMCTSBot) and bot.params.max_playout_depth == 12
-    default = bots.make(GAME, "ismcts", seat=0, rng=0)
-    assert isinstance(default, ISMCTSBot) and default.params.max_playout_depth == 10_000
-    state = police_state(PREFIX)
-    assert bot.step(state.view(0)) in state.legal_actions()
 
 
 def test_police_bot_refuses_other_games() -> None:
@@ -230,10 +219,9 @@ def spy_search(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Budget, SearchPara
     seen: list[tuple[Budget, SearchParams]] = []
     real = ismcts_bot.run_search
 
-    def spy(det: Any, seat: int, budget: Budget, rng: SplitMix64, params: SearchParams,
-            keep: Any = None) -> Any:
+    def spy(det: Any, seat: int, budget: Budget, rng: SplitMix64, params: SearchParams) -> Any:
         seen.append((budget, params))
-        return real(det, seat, Budget(iterations=20), rng, params, keep=keep)
+        return real(det, seat, Budget(iterations=20), rng, params)
 
     monkeypatch.setattr(ismcts_bot, "run_search", spy)
     return seen
@@ -417,87 +405,3 @@ def test_free_start_placements_are_played_by_the_heuristic() -> None:
         assert action in view.legal_actions
         state.apply(action)
     assert state.history  # placements and the first moves were made
-
-
-# --- tree reuse ----------------------------------------------------------------------------------
-def test_reuse_team_shares_one_tree_among_the_detectives_seated_together() -> None:
-    game = games.load("police07", players=4)
-    team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=30, reuse="team") for s in range(4)}
-    trees = [b.kept_tree() for b in team.values()]
-    assert len({id(t) for t in trees}) == 4 and None not in trees  # apart: each its own
-    bots.seat_together(team)
-    trees = [b.kept_tree() for b in team.values()]
-    assert trees[1] is trees[2] is trees[3] and trees[0] is not None and trees[0] is not trees[1]
-    mixed = {0: team[0], 1: bots.make(game, "ismcts", seat=1, rng=1, iterations=31, reuse="team"),
-             2: bots.make(game, "ismcts", seat=2, rng=2, iterations=30, reuse="team"),
-             3: bots.make(game, "ismcts", seat=3, rng=3, iterations=30, reuse="seat")}
-    bots.seat_together(mixed)  # other settings: no team; only seat 2 is left, alone
-    assert len({id(mixed[s].kept_tree()) for s in (1, 2, 3)}) == 3
-    assert bots.make(game, "ismcts", seat=1).kept_tree() is None  # off by default
-
-
-def test_reuse_goes_on_from_the_teammates_search_and_restart_forgets() -> None:
-    game = games.load("police07", players=4)
-    team = {s: bots.make(game, "ismcts", seat=s, rng=s, iterations=200, reuse="team") for s in range(4)}
-    bots.seat_together(team)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply(state.chance_outcomes()[0][0])
-    totals: list[int] = []
-    while state.current_player() != 0 or not totals:
-        seat = state.current_player()
-        bot = team[seat]
-        state.apply(bot.step(state.view(seat)))
-        if seat != 0 and bot.last is not None:
-            totals.append(sum(s.visits for s in bot.last.stats))
-    assert totals[0] == 200 and max(totals[1:]) > 200  # later detectives start from visits
-    for seat, bot in team.items():
-        bot.restart(game.new_initial_state().view(seat))
-    tree = team[1].kept_tree()
-    assert tree is not None and tree.table is None
-
-
-@pytest.mark.parametrize(("factor_keys", "carried"), [("stop", True), ("path", False)])
-def test_factor_goes_on_from_his_last_search(factor_keys: str, carried: bool) -> None:
-    """His keys chain with factor_keys=stop, so his next search starts from the visits his last
-    one gave that node; with path keys his root is never in the kept tree."""
-    game = games.load("police07", players=4)
-    factor = bots.make(game, "ismcts", seat=0, rng=3, iterations=400, reuse="seat", factor_keys=factor_keys)
-    others = {s: bots.make(game, "heuristic", seat=s, rng=s) for s in (1, 2, 3)}
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply(state.chance_outcomes()[0][0])
-    totals: list[int] = []
-    while len(totals) < 5 and not state.is_terminal():
-        seat = state.current_player()
-        if seat == 0:
-            state.apply(factor.step(state.view(0)))
-            if factor.last is not None:
-                totals.append(sum(s.visits for s in factor.last.stats))
-        else:
-            state.apply(others[seat].step(state.view(seat)))
-    assert totals[0] == 400 and len(totals) > 2
-    assert (max(totals[1:]) > 400) is carried
-
-
-def test_reuse_keeps_seeded_games_reproducible() -> None:
-    game = games.load("police07", players=3)
-
-    def play_once() -> list[int]:
-        seats = {s: bots.make(game, "ismcts", seat=s, rng=10 + s, iterations=60, reuse="team")
-                 for s in range(3)}
-        bots.seat_together(seats)
-        for s, b in seats.items():
-            b.restart(game.new_initial_state().view(s))
-        state = game.new_initial_state()
-        rng = np.random.default_rng(4)
-        while not state.is_terminal() and len(state.history) < 40:
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
-                continue
-            seat = state.current_player()
-            state.apply(seats[seat].step(state.view(seat)))
-        return list(state.history)
-
-    assert play_once() == play_once()

@@ -2,7 +2,7 @@
 
 The generic ``ismcts`` bot (:mod:`bots.ismcts_bot`) runs on any game but pays, at every iteration,
 a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree node, a full view
-(~1 ms). This bot keeps the same kernel and statistics and changes eight things:
+(~1 ms). This bot keeps the same kernel and statistics and changes five things:
 
 1. **Determinizations from the posterior.** Once per search it draws a pool of ``worlds`` full
    states with the game's resampler, whose Integrity deal comes from the exact posterior of
@@ -17,39 +17,29 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    the hash is extended by the new actions only. Each node is keyed by the acting seat's own key
    (``SearchParams.keys="actor"``): an opponent's choices are grouped by what *that* opponent
    knows, not by the true deal, as in multiple-observer ISMCTS (Cowling et al. 2012, section 5).
-3. **Playouts on each seat's own view** (``playout=heuristic``, the default). After the tree every
-   seat, the searching one too, takes the ``heuristic`` bot's best action for *its own view* of the
-   determinized state, ties broken by the search's SplitMix64 stream: the policy of the ``rollout``
-   bot (:func:`bots.gcbc.rollout.heuristic_action` on :class:`bots.gcbc.rollout.SeatViews`, the
-   views extended action by action rather than rebuilt). A simulated seat thus knows only what it
-   saw, so an investigation informs it and a card turned face up tells it something; the tree's
-   opponent nodes are keyed by each opponent's own observations (item 2), so tree and playouts
-   both treat every seat as an observer with its own information (multiple-observer ISMCTS,
-   Cowling et al. 2012, section 5). Chance in playouts (Equipment draws) is drawn by its
+3. **Playouts on each seat's own view.** After the tree every seat, the searching one too, takes
+   the ``heuristic`` bot's best action for *its own view* of the determinized state, ties broken by
+   the search's SplitMix64 stream: the policy of the ``rollout`` bot
+   (:func:`bots.gcbc.rollout.heuristic_action` on :class:`bots.gcbc.rollout.SeatViews`, the views
+   extended action by action rather than rebuilt). A simulated seat thus knows only what it saw, so
+   an investigation informs it and a card turned face up tells it something; with the per-observer
+   keys of item 2, tree and playouts both treat every seat as an observer with its own information
+   (multiple-observer ISMCTS, Cowling et al. 2012, section 5). A policy that reads the
+   determinized deal would let every simulated seat play with the teams in view, and the search
+   would value no investigation and no concealment (the strategy-fusion and non-locality limits of
+   determinization, Long et al. 2010). Chance in playouts (Equipment draws) is drawn by its
    probabilities from the same stream. A playout costs what a rollout of the ``rollout`` bot costs
-   (~14 ms from mid-game at 6 players), ~10x fewer iterations a second than the light policy.
-
-   ``playout=light`` keeps the earlier policy for experiments: playouts pass in every window,
-   announce ``shoot`` when the Gun points at the other team (0.9; never at a teammate), else
-   ``arm`` (0.7), else a uniform action, and aim at a seat of the other team (0.8) or uniformly.
-   It reads the determinized deal, so its seats play with the teams in view and the search values
-   no investigation and no concealment. Since every light seat passes, a playout's first pass
-   closes the whole window (``GCBCState.close_window_unchecked``), which skips most of a game's
-   steps. The heuristic policy may play Equipment in a window, so there each seat answers a window
-   itself and no window is closed early.
-
+   (~14 ms from mid-game at 6 players).
 4. **Heuristic pruning at the root.** Only the base heuristic's best ``prune`` actions (and
    ``pass`` in a window) are searched, and the search chooses among them. A turn offers ~16
    actions, 13 of them investigations that playouts can hardly tell apart, so an unpruned search
    with a few hundred iterations spreads its visits and plays almost at random; pruning by domain
    knowledge is the remedy of progressive strategies (Chaslot et al. 2008). ``prune=0`` searches
    every legal action. The base heuristic is the ``heuristic`` bot with the team estimate ``base``:
-   by default the exact posterior (``estimate=posterior``, :func:`bots.gcbc.heuristic.informed`; +4.8 points
-   over the rules' estimate on its own, bench/results/gcbc.md), reading the same posterior the
-   worlds are drawn from (computed once a decision); ``base=rules`` is the rules' estimate.
-   Playouts keep the rules' heuristic: a posterior at every simulated decision would cost ten
-   times the playout.
-
+   by default the exact posterior (``estimate=posterior``, :func:`bots.gcbc.heuristic.informed`),
+   reading the same posterior the worlds are drawn from (computed once a decision); ``base=rules``
+   is the rules' estimate. Playouts keep the rules' heuristic: a posterior at every simulated
+   decision would cost ten times the playout.
 5. **A conservative final choice.** The bot plays the most visited root action only when its mean
    win chance beats that of the base heuristic's own choice (its top-scored legal action, the lowest
    action among equal scores) by more than ``margin`` (2) standard errors of the difference;
@@ -60,41 +50,6 @@ a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree
    & Wu 1997). ``margin=0`` plays the most visited, as plain ISMCTS. Advice still ranks by visits;
    its summary says which action the bot plays and why.
 
-6. **Paired root comparisons** (``compare=paired``; the default is ``independent``). The ``k``-th
-   visit of every root action plays the same scenario: the same world of the pool (a shuffled cycle
-   through it) and the same SplitMix64 streams for each seat's ties and for chance
-   (:class:`Scenarios`). A root action's visits thus meet the worlds equally often, and the margin
-   rule compares two actions on the scenarios both played (:func:`paired_gain`): common random
-   numbers, as the ``rollout`` bot's rounds (Law & Kelton 2000, section 11.2). The world still
-   enters through the root action, so the tree is unchanged: every world shows the root the same
-   information set. Which team holds the Kingpin decides much of a game, and the pairing takes that
-   out of the difference: on ten mid-game positions at 500 iterations the paired standard error is
-   ~0.7 of the independent one (bench/results/gcbc.md). ``compare=independent`` draws a world per
-   iteration and compares the means as independent (:func:`gain_over`).
-
-7. **Heuristic opponents in the tree** (``tree``; the default 0 offers every legal action). Below
-   the root every seat, the searching one too, is offered only its heuristic's best ``tree`` actions
-   on its own view (and those tied with them; :func:`bots.gcbc.rollout.heuristic_top`). An
-   opponent's node is keyed by its own observations, which differ from world to world, so it is
-   visited only a few times a search: with every legal action on offer (``tree=0``, plain
-   multiple-observer ISMCTS) those visits are spent on untried actions in random order, and the
-   root's values are those against opponents who play at random for a move. ``tree=1`` plays the
-   tree's seats as the playouts do (the ties apart), so the search compares root actions against the
-   table as the heuristic models it, and the pairing of item 6 holds further down the line (Chaslot
-   et al. 2008 prune by domain knowledge at every node). Only with ``playout=heuristic``; light
-   playouts search every action below the root. Items 6 and 7 together made +7.8 points over the
-   heuristic on fresh deals (seed 19), +5.0 over the defaults on the same pairs (-1.2 to +11.2), at
-   a third more time a move (bench/results/gcbc.md): not shown better, so both are off by default.
-
-8. **Search by team** (``search_as``; default ``both``, every decision searched). With ``honest``
-   (or ``crooked``) the bot searches only while its own cards put it on that team, and on the other
-   team plays its base heuristic alone, advice included (teams can change hands, so this is read at
-   every decision). On the first fresh runs the search's gain was an Honest seat's (+10.2 points as
-   honest on 285 pairs, +3.1 as crooked on 255, where the base alone gains +6.7 as crooked), so
-   ``honest`` was tried on new deals: +8.9 (seed 21, 360 pairs), then +2.8 (seed 22, 180 pairs);
-   together +6.9 (+3.3 to +10.4), the same as ``both`` at half the time a game, and the team split
-   did not repeat (bench/results/gcbc.md). Not shown better, so it is off by default.
-
 A ``seconds`` budget is the whole decision's (:class:`~bots.base.DecisionClock`): the posterior,
 the base heuristic's ranking and the pool come out of it. The pool gets at most :data:`POOL_SHARE`
 of what is left when the search starts (at least one world; a world takes ~10 ms), the search
@@ -104,10 +59,12 @@ than a budget's tolerance.
 
 Decisions in an Equipment window (``pass`` or a play) get ``window_share`` of the budget: they are
 many (every seat, three windows a turn) and most are a plain pass. Concealment decisions (which own
-card to turn face up, how to lay cards out) are the ``heuristic`` bot's. With ``playout=light``
-playouts see the determinized deal, so a search would value no hiding and show cards at random
-(the non-locality and strategy-fusion limits of determinization, Long et al. 2010); the heuristic
-playouts could in principle value hiding, but the tree over these decisions is left as it was.
+card to turn face up, how to lay cards out) are the ``heuristic`` bot's, not searched: what hiding
+is worth depends on what the other seats infer, which a determinized search values poorly (Long et
+al. 2010).
+
+How each default was chosen, and the alternatives measured and removed, is in
+``bench/results/gcbc.md`` and ``bench/results/pruned-options.md``.
 
 References: P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo Tree
 Search", IEEE TCIAIG 4(2), 2012, pp. 120-143. J. Long, N. R. Sturtevant, M. Buro and T. Furtak,
@@ -116,7 +73,6 @@ AAAI 2010. G. M. J.-B. Chaslot, M. H. M. Winands, H. J. van den Herik, J. W. H. 
 B. Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New Mathematics and Natural
 Computation 4(3), 2008, pp. 343-357. D. P. Bertsekas, J. N. Tsitsiklis and C. Wu, "Rollout
 Algorithms for Combinatorial Optimization", Journal of Heuristics 3(3), 1997, pp. 245-262.
-A. M. Law and W. D. Kelton, Simulation Modeling and Analysis, 3rd ed., McGraw-Hill 2000.
 A. Agresti and B. A. Coull, "Approximate is Better than 'Exact' for Interval Estimation of Binomial
 Proportions", The American Statistician 52(2), 1998, pp. 119-126.
 """
@@ -130,40 +86,32 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
-from bots.base import Advice, Bot, DecisionClock, Option, check_choice, on_the_clock
+from bots.base import Advice, Bot, DecisionClock, Option, on_the_clock
 from bots.gcbc.belief import BELIEF_OPTION, check_belief, check_gcbc, posterior_for, warm_up
-from bots.gcbc.heuristic import HeuristicBot, check_estimate, read_view
-from bots.gcbc.rollout import SeatViews, heuristic_action, heuristic_top
+from bots.gcbc.heuristic import HeuristicBot, check_estimate
+from bots.gcbc.rollout import SeatViews, heuristic_action
 from bots.ismcts_bot import (
     _BUDGET_OPTIONS,
     CutOff,
     Expired,
     ISMCTSBot,
     WinLossSim,
-    advice_iterations,
     reserve,
 )
 from bots.registry import register
-from solver.core import CHANCE, Action, BadStateError, ConfigError, Game, Seat, View
-from solver.core.rng import GOLDEN, MASK64, SplitMix64
+from solver.core import CHANCE, Action, ConfigError, Game, Seat, View
+from solver.core.rng import SplitMix64
 from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
 from solver.search.sim import Determinizer
 
 if TYPE_CHECKING:
     from solver.games.gcbc.rules import GCBCState
 
-#: Playout policies (option ``playout``): every seat by the heuristic on its own view, or the light one.
-PLAYOUTS = ("heuristic", "light")
 #: Largest ``margin`` (standard errors): beyond ~3 the bot would hardly ever leave the heuristic.
 MAX_MARGIN = 10.0
 #: The most of a timed search's time its pool of worlds may take (module docstring). At the default
 #: 1,000 iterations the pool is ~10% of the search; at a small time budget it gets fewer worlds.
 POOL_SHARE = 0.2
-
-
-def check_playout(bot: str, kind: Any) -> None:
-    """ConfigError unless ``kind`` is one of :data:`PLAYOUTS`."""
-    check_choice(bot, "playout", kind, PLAYOUTS)
 
 
 def observe(state: Any, seat: Seat, start: int, h: int) -> int:
@@ -199,29 +147,6 @@ def gain_over(stats: Sequence[ActionStats], action: Action, base: Action) -> tup
     return a.value - b.value, math.hypot(mean_se(a.visits, a.value), mean_se(b.visits, b.value))
 
 
-def paired_gain(results: Mapping[Action, Sequence[float]], action: Action,
-                base: Action) -> tuple[float, float]:
-    """(gain, standard error) of ``action``'s mean result over ``base``'s on the scenarios both
-    played (the first ``m`` visits of each; :class:`Scenarios`): the paired mean difference.
-
-    One pair of +1 and one of -1 is added to the ``m`` differences (mean shrunk to 0, variance
-    widened): as :func:`mean_se`'s guard, it keeps a few identical differences from counting as sure.
-    """
-    a, b = results.get(action, ()), results.get(base, ())
-    m = min(len(a), len(b))
-    d = [a[k] - b[k] for k in range(m)]
-    n = m + 2
-    mean = sum(d) / n
-    var = (sum(x * x for x in d) + 2.0) / n - mean * mean
-    return mean, math.sqrt(var / n)
-
-
-#: How the margin rule compares root actions (option ``compare``; module docstring, item 6).
-COMPARES = ("paired", "independent")
-#: Which team's decisions the search makes (option ``search_as``, item 8); the others are the base's.
-SEARCH_AS = ("both", "honest", "crooked")
-
-
 def check_margin(bot: str, margin: Any) -> float:
     """``margin`` as a float; ConfigError unless it is a number in [0, :data:`MAX_MARGIN`]."""
     ok = isinstance(margin, (int, float)) and not isinstance(margin, bool)
@@ -231,11 +156,9 @@ def check_margin(bot: str, margin: Any) -> float:
     return float(margin)
 
 
-def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: float,
-                        results: Mapping[Action, Sequence[float]] | None = None) -> Action:
+def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: float) -> Action:
     """The most visited root action of ``stats`` if its mean beats ``base``'s (the heuristic's choice)
-    by more than ``margin`` standard errors of the difference, else ``base``: the paired difference
-    of ``results`` (:func:`paired_gain`) when given, else the independent one (:func:`gain_over`).
+    by more than ``margin`` standard errors of the difference (:func:`gain_over`), else ``base``.
 
     The ``rollout`` bot's rule (:func:`bots.gcbc.rollout.choose`): keep the base policy's action
     unless the simulation resolves a better one, since rollout improves on its base policy only by
@@ -249,82 +172,44 @@ def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: floa
         return most
     if not any(s.action == base and s.visits > 0 for s in stats):
         return most
-    gain, se = gain_over(stats, most, base) if results is None else paired_gain(results, most, base)
+    gain, se = gain_over(stats, most, base)
     return most if gain > margin * se else base
 
 
 class GCBCSim(WinLossSim):
-    """The Python rules as a search sim: win/loss returns, running keys, the playout policy above."""
+    """The Python rules as a search sim: win/loss returns, running keys, heuristic playouts on each
+    seat's own view (module docstring, items 2 and 3)."""
 
-    def __init__(self, state: Any, playout: str = "heuristic", *, hashes: list[int | None] | None = None,
+    def __init__(self, state: Any, *, hashes: list[int | None] | None = None,
                  upto: list[int] | None = None, views: SeatViews | None = None) -> None:
         super().__init__(state)
-        check_playout("ismcts", playout)
         n = state.game.num_players
-        self.playout = playout
         self._hashes: list[int | None] = hashes if hashes is not None else [None] * n
         self._upto: list[int] = upto if upto is not None else [0] * n
-        #: every seat's view along this line of play, for the heuristic playouts (None: light ones)
-        self._views: SeatViews | None = None
-        if playout == "heuristic":
-            self._views = views if views is not None else SeatViews(n)
-        #: the last default_action was a light window pass: applying it closes the whole window
-        self._skip = False
+        #: every seat's view along this line of play, for the playouts
+        self._views: SeatViews = views if views is not None else SeatViews(n)
         #: the root's candidate actions (heuristic pruning) and the root's history length
         self._allowed: frozenset[Action] | None = None
         self._root_len = -1
-        #: paired root comparisons (item 6): the scenarios this line takes its world and streams from
-        self._scenarios: Scenarios | None = None
-        #: once the root action is applied: (root action, scenario index), and the scenario's streams
-        self._scenario: tuple[Action, int] | None = None
-        self._streams: list[SplitMix64] | None = None
-        #: below the root, offer each seat only its heuristic's best ``_tree`` actions (0: all; item 7)
-        self._tree = 0
 
     def prepare(self) -> None:
-        """Fill every seat's key (and, for heuristic playouts, its view history) now, so that copies
-        extend them by the actions since rather than rebuild them from the start."""
+        """Fill every seat's key and view history now, so that copies extend them by the actions
+        since rather than rebuild them from the start."""
         for seat in range(self.num_players):
             self.key(seat)
-            if self._views is not None:
-                self._views.settle(cast("GCBCState", self.state), seat)
+            self._views.settle(cast("GCBCState", self.state), seat)
 
-    def restrict_root(self, allowed: frozenset[Action] | None, tree: int = 0) -> None:
-        """Offer only ``allowed`` (those legal) at the current position, None: every legal action;
-        below it, only each seat's heuristic's best ``tree`` (0: every legal action)."""
+    def restrict_root(self, allowed: frozenset[Action] | None) -> None:
+        """Offer only ``allowed`` (those legal) at the current position; None: every legal action."""
         self._allowed = allowed
-        self._tree = tree
         self._root_len = len(cast("GCBCState", self.state).records)
 
     def legal_actions(self) -> list[Action]:
-        """The rules' legal actions; at the root, only the candidates when some are legal; below it,
-        with ``tree`` pruning (item 7), the acting seat's heuristic's best on its own view."""
+        """The rules' legal actions; at the root, only the candidates when some are legal."""
         legal = self.state.legal_actions()
-        if self._at_root():
-            if self._allowed is not None:
-                return [a for a in legal if a in self._allowed] or legal
-        elif self._tree and self._views is not None and len(legal) > self._tree:
-            return heuristic_top(cast("GCBCState", self.state), self._views, legal, self._tree)
+        if self._allowed is not None and self._at_root():
+            return [a for a in legal if a in self._allowed] or legal
         return legal
-
-    def apply(self, action: Action) -> None:
-        """Apply ``action``; a light playout's window pass closes the window at once (all pass).
-
-        With scenarios (item 6), the root action first swaps in its scenario's world and streams."""
-        from solver.games.gcbc import codec
-
-        if self._scenarios is not None and self._scenario is None and self._at_root():
-            world, self._streams, k = self._scenarios.begin(action)
-            self.state, self._views = world.state, world._views
-            self._hashes, self._upto = world._hashes, world._upto
-            self._scenario = (action, k)
-        self.moved = True
-        if self._skip and action == codec.PASS:
-            self._skip = False
-            cast("GCBCState", self.state).close_window_unchecked()
-            return
-        self._skip = False
-        self.state.apply_unchecked(action)
 
     def key(self, seat: Seat) -> int:
         """The running hash of ``seat``'s observations, extended by the actions since the last call."""
@@ -340,156 +225,57 @@ class GCBCSim(WinLossSim):
         return h
 
     def default_action(self, rng: SplitMix64) -> Action:
-        """The playout policy (module docstring, item 3); chance by its probabilities. Under a
-        scenario each seat, and chance, draw from the scenario's own stream instead of ``rng``."""
+        """The playout policy (module docstring, item 3); chance by its probabilities."""
         st = cast("GCBCState", self.state)
-        seat = st.current_player()
-        if self._streams is not None:
-            rng = self._streams[seat if seat != CHANCE else self.num_players]
-        if seat == CHANCE:
+        if st.current_player() == CHANCE:
             return super().default_action(rng)
-        if self._views is not None:
-            return heuristic_action(st, self._views, rng)
-        return self._light_action(st, seat, rng)
-
-    def _light_action(self, st: GCBCState, seat: Seat, rng: SplitMix64) -> Action:
-        """``playout=light``: the policy that reads the determinized deal (module docstring, item 3)."""
-        from solver.games.gcbc import codec, ops
-
-        legal = st.legal_actions()
-        op = st.stack[-1][0]
-        if op == ops.WINDOW and codec.PASS in legal:
-            # every light seat passes, so the window ends here: apply() closes it in one step. Only
-            # this policy may: a heuristic seat may answer a window with a card.
-            self._skip = True
-            return codec.PASS
-        team = st.team(seat)
-        if op == ops.ANNOUNCE:
-            if codec.SHOOT in legal:
-                if st.team(st.aim[seat]) != team and rng.uniform() < 0.9:
-                    return codec.SHOOT
-                legal = [a for a in legal if a != codec.SHOOT] or legal  # not at a teammate
-            if codec.ARM in legal and rng.uniform() < 0.7:
-                return codec.ARM
-        elif op == ops.AIM:
-            enemies = [a for a in legal if st.team(a - codec.AIM) != team]
-            if enemies and rng.uniform() < 0.8:
-                return enemies[rng.below(len(enemies))]
-        return legal[rng.below(len(legal))]
-
-    def returns(self) -> list[float]:
-        """Win/loss returns; under a scenario the root seat's is recorded once, by visit (item 6)."""
-        result = super().returns()
-        if self._scenarios is not None and self._scenario is not None:
-            self._scenarios.record(*self._scenario, result[self._scenarios.seat])
-            self._scenarios = None  # the kernel reads returns once per seat: record once
-        return result
+        return heuristic_action(st, self._views, rng)
 
     def copy(self) -> GCBCSim:
-        """An independent copy (the key caches are copied, not shared), at the root of a line of
-        play: it shares the scenarios, not the scenario taken."""
-        views = None if self._views is None else self._views.copy()
-        other = GCBCSim(self.state.clone(), self.playout, hashes=list(self._hashes), upto=list(self._upto),
-                        views=views)
-        other._allowed, other._root_len, other._scenarios = self._allowed, self._root_len, self._scenarios
-        other._tree, other.expired = self._tree, self.expired
+        """An independent copy (the key caches and views are copied, not shared)."""
+        other = GCBCSim(self.state.clone(), hashes=list(self._hashes), upto=list(self._upto),
+                        views=self._views.copy())
+        other._allowed, other._root_len, other.expired = self._allowed, self._root_len, self.expired
         return other
 
     def _at_root(self) -> bool:
         return len(cast("GCBCState", self.state).records) == self._root_len
 
 
-class Scenarios:
-    """Common random numbers at the root (module docstring, item 6).
-
-    The ``k``-th visit of every root action plays scenario ``k``: the pool world ``order[k % W]``
-    (a shuffled cycle, so every action meets the worlds equally often) and one SplitMix64 stream per
-    seat and for chance, seeded from ``seed`` and ``k``. The root seat's result of each visit is kept
-    in visit order, so two root actions are compared on the scenarios both played (:func:`paired_gain`).
-    """
-
-    def __init__(self, pool: Sequence[GCBCSim], seed: int, seat: Seat) -> None:
-        self.pool = pool
-        self.seed = seed
-        self.seat = seat
-        rng = SplitMix64(seed)
-        order = list(range(len(pool)))
-        for i in range(len(order) - 1, 0, -1):  # Fisher-Yates on the search's own stream
-            j = rng.below(i + 1)
-            order[i], order[j] = order[j], order[i]
-        self.order = order
-        #: per root action, the root seat's result of each visit, in visit order
-        self.results: dict[Action, list[float]] = {}
-        self._begun: dict[Action, int] = {}
-
-    def begin(self, action: Action) -> tuple[GCBCSim, list[SplitMix64], int]:
-        """For the next visit of ``action``: (a copy of its world, its streams, its index ``k``)."""
-        k = self._begun.get(action, 0)
-        self._begun[action] = k + 1
-        world = self.pool[self.order[k % len(self.order)]].copy()
-        mix = SplitMix64(self.seed ^ (k * GOLDEN & MASK64))
-        mix.next()
-        streams = [SplitMix64(mix.next()) for _ in range(world.num_players + 1)]
-        return world, streams, k
-
-    def record(self, action: Action, k: int, result: float) -> None:
-        """Keep visit ``k``'s result for ``action`` (visits end in the order they begin)."""
-        row = self.results.setdefault(action, [])
-        if len(row) != k:
-            raise BadStateError(f"ismcts: visit {k} of root action {action} ended out of order")
-        row.append(result)
-
-
 class PoolDeterminizer(CutOff):
-    """Draws ``size`` worlds once (lazily, at the first sample) and hands out copies of them.
-
-    With ``paired`` each copy takes its world and streams from :attr:`scenarios` when its root
-    action is applied (module docstring, item 6); without, it is a world chosen uniformly. A timed
-    search sets :attr:`expired` (its sims' cut-off) and :attr:`pool_full` (no more worlds once true,
-    after the first)."""
+    """Draws ``size`` worlds once (lazily, at the first sample) and hands out copies of them, each
+    a world chosen uniformly. A timed search sets :attr:`expired` (its sims' cut-off) and
+    :attr:`pool_full` (no more worlds once true, after the first)."""
 
     def __init__(self, game: Game, view: View, belief: Any | None, size: int,
-                 allowed: frozenset[Action] | None = None, playout: str = "heuristic",
-                 paired: bool = False, tree: int = 0) -> None:
-        check_playout("ismcts", playout)
+                 allowed: frozenset[Action] | None = None) -> None:
         self.game = game
         self.view = view
         self.belief = belief
         self.size = size
         self.allowed = allowed
-        self.playout = playout
-        self.paired = paired
-        self.tree = tree
         self.pool: list[GCBCSim] = []
-        self.scenarios: Scenarios | None = None
         self.pool_full: Expired | None = None
         #: a timed search's clock, and the seconds its first world took to draw on it
         self.clock: DecisionClock | None = None
         self.world_seconds: float | None = None
 
     def sample(self, rng: SplitMix64) -> GCBCSim:
-        """A copy of one world of the pool: chosen uniformly, or (paired) by the root action's scenario."""
+        """A copy of one world of the pool, chosen uniformly (the pool is drawn at the first call)."""
         if not self.pool:
             for _ in range(self.size):
                 if self.pool and self.pool_full is not None and self.pool_full():
                     break
                 started = None if self.clock is None else self.clock.elapsed()
                 np_rng = np.random.default_rng(rng.next())
-                world = GCBCSim(self.game.resample(self.view, np_rng, self.belief), self.playout)
+                world = GCBCSim(self.game.resample(self.view, np_rng, self.belief))
                 world.expired = self.expired
                 world.prepare()
-                world.restrict_root(self.allowed, self.tree)
+                world.restrict_root(self.allowed)
                 self.pool.append(world)
                 if self.clock is not None and started is not None and self.world_seconds is None:
                     self.world_seconds = self.clock.elapsed() - started
-            if self.paired:
-                self.scenarios = Scenarios(self.pool, rng.next(), self.view.seat)
-        if self.scenarios is None:
-            return self.pool[rng.below(len(self.pool))].copy()
-        # every world shows the root the same (one information set), so any stands in until then
-        sim = self.pool[0].copy()
-        sim._scenarios = self.scenarios
-        return sim
+        return self.pool[rng.below(len(self.pool))].copy()
 
 
 class GCBCISMCTSBot(ISMCTSBot):
@@ -508,35 +294,22 @@ class GCBCISMCTSBot(ISMCTSBot):
         "prune": Option(4, int, "search only the heuristic's best N root actions (0: all of them)", 0, 64),
         "window_share": Option(0.25, float, "share of the budget for an Equipment-window decision",
                                0.01, 1.0),
-        "playout": Option("heuristic", str, "playout policy after the tree: heuristic (every seat by the "
-                          "heuristic on its own view, as the rollout bot) or light (faster; sees the deal)"),
         "margin": Option(2.0, float, "play the most visited action only if it beats the heuristic's choice "
                          "by this many standard errors (0: always the most visited)", 0.0, MAX_MARGIN),
         "base": Option("posterior", str, "team estimate of the heuristic that prunes the root and makes the "
                        "base choice: posterior (the exact posterior) or rules (the heuristic's own)"),
-        "tree": Option(0, int, "below the root, search only each seat's heuristic's best N actions on its "
-                       "own view (0: all; needs playout=heuristic)", 0, 64),
-        "compare": Option("independent", str, "how the margin rule compares root actions: paired (common "
-                          "worlds and streams by visit) or independent (worlds drawn per iteration)"),
-        "search_as": Option("both", str, "search the decisions of a seat on this team: both, honest or "
-                            "crooked (on the other team the base heuristic plays alone)"),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
         check_gcbc("ismcts", game)
         super().__init__(game, seat, rng, **options)
         check_belief("ismcts", self.settings["belief"])
-        check_playout("ismcts", self.settings["playout"])
         check_margin("ismcts", self.settings["margin"])
         check_estimate("ismcts", self.settings["base"], "base")
-        check_choice("ismcts", "compare", self.settings["compare"], COMPARES)
-        check_choice("ismcts", "search_as", self.settings["search_as"], SEARCH_AS)
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
         #: the base policy (item 4-5): the heuristic with the ``base`` team estimate, sharing the generator
         self._base = HeuristicBot(self.game, self.seat, self.rng, estimate=self.settings["base"])
-        #: the last search's paired results per root action (item 6; None when compared independently)
-        self.paired_results: Mapping[Action, Sequence[float]] | None = None
         self._det: PoolDeterminizer | None = None
         #: seconds the last timed search's first world took to draw (0: none drawn yet)
         self.world_seconds = 0.0
@@ -565,8 +338,7 @@ class GCBCISMCTSBot(ISMCTSBot):
     def determinizer(self, view: View) -> PoolDeterminizer:
         """A pool of worlds drawn from the posterior for ``view``, the root pruned by the heuristic."""
         self._det = PoolDeterminizer(self.game, view, self.posterior(view), self.settings["worlds"],
-                                     self.candidates(view), self.settings["playout"],
-                                     paired=self.settings["compare"] == "paired", tree=self.settings["tree"])
+                                     self.candidates(view))
         return self._det
 
     def cut_off(self, determinizer: Determinizer, clock: DecisionClock, end: float) -> None:
@@ -587,16 +359,6 @@ class GCBCISMCTSBot(ISMCTSBot):
 
     def _heuristic(self) -> Bot:
         return self._base
-
-    def searches(self, view: View) -> bool:
-        """True when the seat's team now (its own cards, Planted Evidence counted) is one that
-        ``search_as`` searches (item 8); teams can change hands, so this is asked every decision."""
-        wanted = self.settings["search_as"]
-        if wanted == "both":
-            return True
-
-        # the heuristic's own reading of the seat's team (rule 1), ~0.3 ms against a search's ~1 s
-        return bool(read_view(self._base.gcbc, view.to_json()).team == wanted)
 
     def _heuristic_ranking(self, view: View) -> list[Action]:
         """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
@@ -631,10 +393,7 @@ class GCBCISMCTSBot(ISMCTSBot):
             result = super().search(view, budget)
         if self._det is not None and self._det.world_seconds is not None:
             self.world_seconds = self._det.world_seconds
-        scenarios = None if self._det is None else self._det.scenarios
-        self.paired_results = None if scenarios is None else scenarios.results
-        action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"],
-                                     self.paired_results)
+        action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"])
         if action != result.action:
             result = dataclasses.replace(result, action=action)
             self.last = result
@@ -646,7 +405,7 @@ class GCBCISMCTSBot(ISMCTSBot):
         roots = self.candidates(view) or frozenset(view.legal_actions)
         stats = tuple(ActionStats(a, 0, 0, 0.0) for a in sorted(a for a in roots if a in view.legal_actions))
         result = SearchResult(self.base_action(view), self.seat, stats, 0, 0, elapsed, "none")
-        self._det, self.paired_results, self.last = None, None, result
+        self._det, self.last = None, result
         return result
 
     @on_the_clock
@@ -657,12 +416,6 @@ class GCBCISMCTSBot(ISMCTSBot):
         standard errors, so the first-ranked action need not be the one played: the summary then
         names the played action and the gain that fell short, and that action's reason says so.
         """
-        if not self.searches(view):
-            advice_iterations(self.name, budget)  # a bad budget is still an error
-            advice = self._base.advise(view)
-            return dataclasses.replace(advice, summary=(
-                f"{advice.summary}; the bot plays the heuristic's choice (it searches only as "
-                f"{self.settings['search_as']}: search_as)"))
         advice = super().advise(view, budget)
         result = self.last
         if result is None or not result.stats:
@@ -685,12 +438,12 @@ class GCBCISMCTSBot(ISMCTSBot):
             elif not searched:
                 why = f"the heuristic's {text(base)} was not searched"
             else:
-                gain, se = self._gain(result.stats, most, base)
+                gain, se = gain_over(result.stats, most, base)
                 why = (f"it beats the heuristic's {text(base)} by {gain:.1%}, more than {margin:g} "
                        f"{_errors(margin)} ({margin * se:.1%})")
             summary = f"{advice.summary}; the bot plays it ({why})"
             return dataclasses.replace(advice, summary=summary)
-        gain, se = self._gain(result.stats, most, played)
+        gain, se = gain_over(result.stats, most, played)
         note = (f"the bot plays the heuristic's {text(played)}: the most visited {text(most)} beats it by "
                 f"{gain:.1%}, not more than {margin:g} {_errors(margin)} ({margin * se:.1%})")
         ranked = tuple(dataclasses.replace(r, reason=f"{r.reason}; the bot plays this (the heuristic's "
@@ -698,19 +451,13 @@ class GCBCISMCTSBot(ISMCTSBot):
                        if r.action == played else r for r in advice.ranked)
         return dataclasses.replace(advice, ranked=ranked, summary=f"{advice.summary}; {note}")
 
-    def _gain(self, stats: Sequence[ActionStats], action: Action, base: Action) -> tuple[float, float]:
-        """The margin rule's (gain, standard error) of ``action`` over ``base`` in the last search."""
-        if self.paired_results is None:
-            return gain_over(stats, action, base)
-        return paired_gain(self.paired_results, action, base)
-
     @on_the_clock
     def step(self, view: View) -> Action:
         """Search; a window decision gets ``window_share`` of the budget; concealment is the heuristic's."""
         legal = self.check_view(view)
         if len(legal) == 1:
             return legal[0]
-        if self._concealment(legal) or not self.searches(view):
+        if self._concealment(legal):
             return self._heuristic().step(view)
         return self.search(view).action
 

@@ -1,12 +1,12 @@
 """Rollout policy improvement for Good Cop Bad Cop (``rollout`` for gcbc): the heuristic, played out.
 
-Playouts that read the determinized deal (the ``ismcts`` bot's ``playout=light``) let every
-simulated seat play with the teams in view: investigating is worthless and hiding a card changes
-nothing, which is most of this game (the strategy-fusion and non-locality limits of
-determinization, Long et al. 2010). This bot keeps the determinizations but plays them out the way
-the table really plays: **every seat acts by the** ``heuristic`` **policy on its own view** of the
-determinized state, so a seat knows only what it saw, investigations inform it, and a card turned
-face up tells it something (the ``ismcts`` bot's default playouts now do the same under a tree).
+Playouts that read the determinized deal let every simulated seat play with the teams in view:
+investigating is worthless and hiding a card changes nothing, which is most of this game (the
+strategy-fusion and non-locality limits of determinization, Long et al. 2010). This bot keeps the
+determinizations but plays them out the way the table really plays: **every seat acts by the**
+``heuristic`` **policy on its own view** of the determinized state, so a seat knows only what it
+saw, investigations inform it, and a card turned face up tells it something (the ``ismcts`` bot's
+playouts do the same under a tree).
 
 The algorithm is the rollout algorithm of Bertsekas, Tsitsiklis & Wu (1997), used on line by
 Tesauro & Galperin (1996) to improve a backgammon player: one step of policy iteration on the base
@@ -59,7 +59,7 @@ Journal of Heuristics 3(3), 1997, pp. 245-262. J. Long, N. R. Sturtevant, M. Bur
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -67,7 +67,7 @@ import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
 from bots.gcbc.belief import BELIEF_OPTION, check_belief, check_gcbc, posterior_for, warm_up
-from bots.gcbc.heuristic import HeuristicBot, HistoryReader, best_actions, score_view, top_actions
+from bots.gcbc.heuristic import HeuristicBot, HistoryReader, best_actions, score_view
 from bots.ismcts_bot import Expired, reserve
 from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
@@ -156,17 +156,6 @@ def heuristic_action(st: GCBCState, views: SeatViews, rng: SplitMix64) -> Action
     scored, _ = score_view(st.game, data, tuple(legal), reader)
     best = best_actions(scored)
     return best[rng.below(len(best))] if len(best) > 1 else best[0]
-
-
-def heuristic_top(st: GCBCState, views: SeatViews, legal: Sequence[Action], k: int) -> list[Action]:
-    """Of ``legal`` (the legal actions of the seat to act in ``st``), those the ``heuristic`` bot
-    scores among its best ``k`` on its own view (every action tied with the ``k``-th too), best
-    first, equal scores in legal order; every one of them when there are at most ``k``."""
-    if len(legal) <= k:
-        return list(legal)
-    data, reader = views.read(st, st.current_player())
-    scored, _ = score_view(st.game, data, tuple(legal), reader)
-    return top_actions(scored, k)
 
 
 def rollout(st: GCBCState, views: SeatViews, seats: list[SplitMix64], chance: SplitMix64,

@@ -52,26 +52,18 @@ root action with most visits (ties: higher mean, then lower action), or with ``f
 highest mean among visited actions (ties: more visits, then lower action).
 
 Limits (:mod:`solver.search.limits`). Inside a :class:`~solver.search.limits.SearchScope` the budget
-is cut to the scope's caps (iterations and seconds, both then set), a kept tree holding
-``max_nodes`` nodes or more is emptied first, and after each iteration, in this order: the
-iteration and seconds budgets as above; the search stops when the tree holds ``max_nodes`` nodes;
-when at least :data:`~solver.search.limits.POLL_SECONDS` passed since the last poll, the scope is
-polled (the kernel first lets other threads run: it releases the GIL for a moment and runs pending
-signal handlers) and the search stops once it is cancelled (``SearchResult.stopped``). None of
-this draws from the generator or changes a statistic, so an uncancelled search in a scope whose
-caps it stays under returns what it returns outside one, in both engines.
+is cut to the scope's caps (iterations and seconds, both then set), and after each iteration, in
+this order: the iteration and seconds budgets as above; the search stops when the tree holds
+``max_nodes`` nodes; when at least :data:`~solver.search.limits.POLL_SECONDS` passed since the
+last poll, the scope is polled (the kernel first lets other threads run: it releases the GIL for a
+moment and runs pending signal handlers) and the search stops once it is cancelled
+(``SearchResult.stopped``). None of this draws from the generator or changes a statistic, so an
+uncancelled search in a scope whose caps it stays under returns what it returns outside one, in
+both engines.
 
 Floating point is the same on both sides: the same IEEE double operations in the same order (C
 ``log``/``sqrt`` are what Python's ``math`` calls; the kernel keeps the compiler from fusing the UCB
 multiply-add), totals summed in the same order. Keys are compared as unsigned 64-bit ints.
-
-Tree reuse. Given a :class:`SearchTree`, a search keeps its nodes and statistics for the next
-search that gets the same tree: when the first iteration's root key is already a node of the tree,
-the search goes on from that node with everything earlier searches learnt below it (a later
-decision of the same game, whose keys chain, finds the node its predecessors reached); when it is
-not, or the tree holds more than ``max_nodes`` nodes, the tree is emptied first. Both engines keep
-their own tree; a tree that changes engine starts empty. Statistics then count every search the
-root has seen, and ``SearchResult.nodes`` is the tree's size.
 
 Edges are per information set, not per path: a node's statistics pool every path and every
 determinization that reaches it (the information-set graph of Cowling et al.). Values are the mean
@@ -83,7 +75,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -201,33 +192,6 @@ class SearchResult:
         )
 
 
-class SearchTree:
-    """A search tree kept between searches (tree reuse; see the module docstring).
-
-    Pass the same tree to consecutive :func:`run_search` calls of one game; with ``max_nodes``
-    the memory stays bounded (about 250 bytes a node in the kernel).
-    """
-
-    def __init__(self, max_nodes: int = 1_000_000) -> None:
-        bad = isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-        if bad or not 1 <= max_nodes <= MAX_ITERATIONS:
-            raise ConfigError(f"ismcts: max_nodes must be an int in 1..{MAX_ITERATIONS}, not {max_nodes!r}")
-        self.max_nodes = max_nodes
-        #: the engine's tree: the pure reference's dict, or the kernel's C arrays
-        self.table: Any = None
-        self.engine: str | None = None
-
-    def holding(self, engine: str, fresh: Callable[[], Any]) -> Any:
-        """The engine's table, new (from ``fresh``) when the tree last served another engine."""
-        if self.engine != engine or self.table is None:
-            self.table, self.engine = fresh(), engine
-        return self.table
-
-    def clear(self) -> None:
-        """Forget everything (the next search starts from an empty tree)."""
-        self.table, self.engine = None, None
-
-
 class _Edge:
     """One action's counters at one node."""
 
@@ -245,12 +209,10 @@ def search(
     budget: Budget,
     rng: SplitMix64,
     params: SearchParams | None = None,
-    keep: SearchTree | None = None,
 ) -> SearchResult:
     """Run ISMCTS for ``root_seat`` (the pure-Python reference; the module docstring has the steps).
 
-    ``rng`` is advanced by every draw, exactly as the compiled kernel advances it. ``keep``: a tree
-    kept between searches (tree reuse).
+    ``rng`` is advanced by every draw, exactly as the compiled kernel advances it.
     """
     p = params or SearchParams()
     c, max_depth, check_every = float(p.c), p.max_playout_depth, p.check_every
@@ -260,9 +222,7 @@ def search(
     node_cap = 0 if scope is None else scope.caps.max_nodes
     limit = budget.iterations
     seconds = budget.seconds
-    tree: dict[tuple[Seat, int], dict[Action, _Edge]] = {} if keep is None else keep.holding("pure", dict)
-    if keep is not None and len(tree) > kept_tree_limit(keep, scope):
-        tree.clear()
+    tree: dict[tuple[Seat, int], dict[Action, _Edge]] = {}
     root: dict[Action, _Edge] | None = None
     root_key = 0
     log, sqrt = math.log, math.sqrt
@@ -290,9 +250,6 @@ def search(
             if not path:
                 if root is None:
                     root_key = key
-                    root = tree.get((seat, key))
-                    if root is None:
-                        tree.clear()  # a kept tree without this root is of another position
                 elif key != root_key:
                     raise BadStateError(
                         f"ismcts: a determinization left the root information set (key {key} != {root_key})"
@@ -371,11 +328,6 @@ def scoped_budget(budget: Budget, scope: SearchScope | None) -> Budget:
     return Budget(iterations, seconds)
 
 
-def kept_tree_limit(keep: SearchTree, scope: SearchScope | None) -> int:
-    """A kept tree holding more nodes than this is emptied before a search (both engines)."""
-    return keep.max_nodes if scope is None else min(keep.max_nodes, scope.caps.max_nodes - 1)
-
-
 def choose(stats: tuple[ActionStats, ...], final: FinalRule = "visits") -> Action:
     """The root action the final rule picks from ``stats`` (shared by both engines)."""
     if not stats:
@@ -404,23 +356,21 @@ def run_search(
     rng: SplitMix64,
     params: SearchParams | None = None,
     engine: Engine = "auto",
-    keep: SearchTree | None = None,
 ) -> SearchResult:
     """Search with the compiled kernel when it is built and the determinizer is compiled, else in Python.
 
     ``engine="pure"`` forces the reference; ``engine="compiled"`` forces the kernel (a Python
     determinizer is then wrapped, so its sims run through Python calls: for equality tests, not speed).
-    ``keep``: a tree kept between searches (tree reuse).
     """
     if engine not in ("auto", "pure", "compiled"):
         raise ConfigError(f"ismcts: engine must be 'auto', 'pure' or 'compiled', not {engine!r}")
     kernel = load_ext("ismcts")
     compiled_sims = kernel is not None and is_compiled_determinizer(determinizer)
     if engine == "pure" or (engine == "auto" and not compiled_sims):
-        return search(determinizer, root_seat, budget, rng, params, keep)
+        return search(determinizer, root_seat, budget, rng, params)
     if kernel is None:
         raise ConfigError("ismcts: the compiled kernel is not built (or COPSOLVER_PUREPYTHON=1 is set)")
-    return _kernel_search(kernel, determinizer, root_seat, budget, rng, params or SearchParams(), keep)
+    return _kernel_search(kernel, determinizer, root_seat, budget, rng, params or SearchParams())
 
 
 def _kernel_search(
@@ -430,10 +380,8 @@ def _kernel_search(
     budget: Budget,
     rng: SplitMix64,
     params: SearchParams,
-    keep: SearchTree | None,
 ) -> SearchResult:
     det = determinizer if is_compiled_determinizer(determinizer) else kernel.PyDeterminizer(determinizer)
-    table = None if keep is None else keep.holding("compiled", kernel.Tree)
     scope = current_scope()
     budget = scoped_budget(budget, scope)
     raw = kernel.search(
@@ -446,8 +394,6 @@ def _kernel_search(
         params.max_playout_depth,
         params.check_every,
         params.keys == "searcher",
-        table,
-        MAX_ITERATIONS if keep is None else kept_tree_limit(keep, scope),
         scope,
         0 if scope is None else scope.caps.max_nodes,
         POLL_SECONDS,
