@@ -4,7 +4,9 @@ A *factor* is a table over the cards a tuple of cells can hold (index ``sum(card
 :func:`solver.belief.gcbc_behaviour.hand_ids`); factors on the same cells are kept multiplied
 together, scaled to a maximum of 1 (the scale cancels in the posterior and keeps long games from
 underflowing). A *cluster* is a set of set-up seats that factors, hidden permutations or current
-hands tie together, enumerated with its configurations' weights and card-supply use. Pair factors
+hands tie together, enumerated with its configurations' weights and card-supply use: a generic
+:class:`solver.belief.roles.Cluster`, which the game-agnostic forward/backward pass of
+:mod:`solver.belief.roles` sums over, plus each seat's hand now. Pair factors
 (a decision on the actor's cells and cells of other seats it had seen) join clusters too, but only
 those :func:`admitted` lets in: a public rule on cluster size keeps the enumeration small. A pair
 factor whose seen cells may name one card in some order of a hidden Flashbang (:class:`ByOrder`)
@@ -28,8 +30,10 @@ import numpy.typing as npt
 
 from solver.belief.gcbc_behaviour import BehaviourModel, Table, hand_ids
 from solver.belief.gcbc_walk import HAS_LEADER, NOT_BOTH, Known, Recorder, Walk, may_coincide
+from solver.belief.roles import Cluster as Part
+from solver.belief.roles import Deck, SeatUnion, Supply, joint_rows
 from solver.core import BadStateError
-from solver.games.gcbc.deal import Integrity
+from solver.games.gcbc.deal import INTEGRITY_NAMES, Integrity
 from solver.games.gcbc.resample import Cell
 
 IntArray = npt.NDArray[np.int64]
@@ -39,6 +43,8 @@ Cells = tuple[Cell, ...]
 #: the index of the first cell holding the same token (``(0, 1, 2, 3)``: all distinct).
 Pattern = tuple[int, ...]
 
+#: The leader cards: one of each, never both in one hand at set-up ([Preparar]).
+LEADER_CAPS: Final[dict[int, int]] = {Integrity.AGENT: 1, Integrity.KINGPIN: 1}
 #: The cards one seat may hold at set-up, one row each: every triple with at most one leader card.
 SEAT_ROWS: Final[IntArray] = np.array(
     [t for t in itertools.product(range(4), repeat=3)
@@ -285,30 +291,37 @@ def honest_prior(n: int, side: int) -> FloatArray:
     return np.asarray(f / f.max(), dtype=np.float64)
 
 
+@lru_cache(maxsize=8)
+def supply(n: int, side: int) -> Supply:
+    """The card supply of an ``n``-player deal for the generic pass: one Agent, one Kingpin and
+    ``side`` Honest and Crooked cards each, ``3n`` dealt, both leader cards always dealt. Its prior
+    ``g`` is :func:`honest_prior`'s ``f(h)`` with each leader used once (see
+    :mod:`solver.belief.gcbc_posterior`)."""
+    deck = Deck(INTEGRITY_NAMES, tuple(1 if c in LEADER_CAPS else side for c in Integrity))
+    return Supply(deck, 3 * n, must_deal=tuple(LEADER_CAPS))
+
+
 @dataclass(frozen=True)
 class Cluster:
-    """The configurations of a set of seats: weights, supply use, cards per token, hands now."""
+    """A cluster of set-up seats: its configurations (:class:`solver.belief.roles.Cluster`: the
+    cards of its tokens, 3 per seat in order, with weights and supply use; one row per token
+    assignment and order of its hidden permutations) and the cards each seat holds now, per
+    configuration."""
 
-    seats: tuple[int, ...]
-    weight: FloatArray
-    agent: IntArray
-    kingpin: IntArray
-    honest: IntArray
-    tokens: IntArray  # rows: configurations; columns: the cluster's tokens, 3 per seat in order
+    part: Part
     hands: dict[int, IntArray]  # seat -> cards it holds now, per configuration
 
-    def table(self, size: int) -> FloatArray:
-        """Total weight per (agent used, kingpin used, Honest count)."""
-        t = np.zeros((2, 2, size))
-        np.add.at(t, (self.agent, self.kingpin, self.honest), self.weight)
-        return t
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The set-up seats."""
+        return self.part.seats
 
 
-def enumerate_cluster(seats: Sequence[int], perm_ids: Sequence[int], perms: Sequence[Sequence[Cell]],
-                      tables: Mapping[Cells, Factor], hands: Mapping[int, Sequence[Cell]],
-                      rows: IntArray | None = None) -> Cluster:
+def enumerate_cluster(cards: Supply, seats: Sequence[int], perm_ids: Sequence[int],
+                      perms: Sequence[Sequence[Cell]], tables: Mapping[Cells, Factor],
+                      hands: Mapping[int, Sequence[Cell]], rows: IntArray | None = None) -> Cluster:
     """Every configuration of a cluster (``rows``: its token configurations, if the caller lists
-    them) with the product of its factors."""
+    them) with the product of its factors; ``cards``: the game's :func:`supply`."""
     local = {3 * s + p: 3 * i + p for i, s in enumerate(seats) for p in range(3)}
     if rows is None:
         rows = token_rows(seats, tables)
@@ -331,13 +344,8 @@ def enumerate_cluster(seats: Sequence[int], perm_ids: Sequence[int], perms: Sequ
         nows.append({s: rows[:, [local[resolve(c, perms, orders)] for c in cells]]
                      for s, cells in hands.items()})
     tokens = np.concatenate([rows] * len(weights))
-    return Cluster(
-        tuple(seats), np.concatenate(weights),
-        (tokens == Integrity.AGENT).any(axis=1).astype(np.int64),
-        (tokens == Integrity.KINGPIN).any(axis=1).astype(np.int64),
-        (tokens == Integrity.HONEST).sum(axis=1).astype(np.int64),
-        tokens, {s: np.concatenate([now[s] for now in nows]) for s in hands},
-    )
+    return Cluster(cards.cluster(seats, tokens, np.concatenate(weights)),
+                   {s: np.concatenate([now[s] for now in nows]) for s in hands})
 
 
 def _first_order(cards: IntArray, order: Sequence[int]) -> FloatArray:
@@ -369,43 +377,18 @@ def token_rows(seats: Sequence[int], tables: Mapping[Cells, Factor]) -> IntArray
             if isinstance(table, np.ndarray):  # one cell: never a ByOrder
                 keep &= table[SEAT_ROWS[:, p]] > 0
         per_seat.append(SEAT_ROWS[keep])
-    if len(per_seat) == 1:
-        return per_seat[0]
-    grid = np.meshgrid(*(np.arange(len(r)) for r in per_seat), indexing="ij")
-    rows = np.concatenate([r[g.ravel()] for r, g in zip(per_seat, grid, strict=True)], axis=1)
-    ok = ((rows == Integrity.AGENT).sum(axis=1) <= 1) & ((rows == Integrity.KINGPIN).sum(axis=1) <= 1)
-    return np.asarray(rows[ok], dtype=np.int64)
-
-
-class _Union:
-    """Union-find over seats, with the size of each group (each seat counting ``sizes[s]``)."""
-
-    def __init__(self, sizes: Sequence[int]) -> None:
-        self.parent = list(range(len(sizes)))
-        self.size = list(sizes)
-
-    def find(self, s: int) -> int:
-        """The root of ``s``'s group."""
-        while self.parent[s] != s:
-            self.parent[s] = self.parent[self.parent[s]]
-            s = self.parent[s]
-        return s
-
-    def join(self, seats: set[int]) -> None:
-        """Merge the groups of ``seats``."""
-        roots = sorted({self.find(s) for s in seats})
-        for r in roots[1:]:
-            self.parent[r] = roots[0]
-            self.size[roots[0]] += self.size[r]
+    # Only the leader cards are capped: a row with more side cards than the deck holds stays, and
+    # the supply pass gives it probability 0.
+    return joint_rows(per_seat, LEADER_CAPS)
 
 
 def _tie(factors: Factors, tables: Mapping[Cells, Factor],
-         sizes: Sequence[int] | None = None) -> tuple[_Union, dict[Cells, set[int]]]:
+         sizes: Sequence[int] | None = None) -> tuple[SeatUnion, dict[Cells, set[int]]]:
     """Seats tied by ``tables``, the hidden permutations and the current hands; and the seats of
     each of those cell tuples."""
     walk = factors.walk
     pos, perms = walk.tokens.pos, walk.rec.perms
-    union = _Union([1] * len(pos) if sizes is None else sizes)
+    union = SeatUnion([1] * len(pos) if sizes is None else sizes)
     seat_sets: dict[Cells, set[int]] = {}
     for cells in [*tables, *(tuple(p) for p in pos), *(((k, 0),) for k in range(len(perms)))]:
         tied = set().union(*(seats_of(c, perms) for c in cells)) if cells else set()
@@ -460,27 +443,7 @@ def clusters(factors: Factors, cache: dict[object, Cluster]) -> list[Cluster]:
         key = (tuple(seats), tuple(perm_ids), tuple(sorted((str(c), factors.version[c]) for c in sub)),
                tuple((s, tuple(h)) for s, h in hands.items()))
         if key not in cache:
-            cache[key] = enumerate_cluster(seats, perm_ids, perms, sub, hands)
+            cache[key] = enumerate_cluster(supply(n, walk.game.side_cards), seats, perm_ids, perms,
+                                           sub, hands)
         out.append(cache[key])
     return out
-
-
-def convolve(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Combine two (agent, kingpin, Honest) tables: leaders at most once each, Honest counts add.
-
-    As one matrix product: ``out = a.ravel() @ M(b)`` with ``M(b)[i, j] = b[j - i]`` over the
-    flattened (agent, kingpin, Honest) index when ``j - i`` is a valid index, else 0.
-    """
-    size = a.shape[2]
-    shifted = np.append(b.ravel(), 0.0)[_shift_index(size)]
-    return np.asarray(a.ravel() @ shifted, dtype=np.float64).reshape(a.shape)
-
-
-@lru_cache(maxsize=16)
-def _shift_index(size: int) -> IntArray:
-    """For :func:`convolve`: the flat index of ``b[j - i]``, or the padding zero past the end."""
-    grid = np.stack(np.meshgrid(range(2), range(2), range(size), indexing="ij"), axis=-1).reshape(-1, 3)
-    diff = grid[None, :, :] - grid[:, None, :]
-    ok = (diff >= 0).all(axis=2)
-    flat = diff[..., 0] * 2 * size + diff[..., 1] * size + diff[..., 2]
-    return np.where(ok, flat, 4 * size).astype(np.int64)

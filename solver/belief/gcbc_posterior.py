@@ -27,13 +27,17 @@ same set). Deduction-only is the same computation with no behaviour factors.
 same cells are multiplied into one. Seats whose tokens share a factor, a hidden permutation or a
 current hand form a *cluster* (one seat, or the few a swap or a pair factor ties). Each
 cluster's configurations (its tokens' cards, its permutations) are enumerated with their weight
-and their use of the card supply (Agent used, Kingpin used, Honest count); a forward/backward pass
-over clusters with that state sums over every consistent deal::
+(:mod:`solver.belief.gcbc_clusters`); the game-agnostic pass of :mod:`solver.belief.roles` sums
+over every consistent deal by their use of the card supply (Agent used, Kingpin used, Honest
+count; Crooked implied), with the deck of :func:`gcbc_clusters.supply` (both leader cards always
+dealt, so its prior is ``f(h)`` above)::
 
     F_c = F_{c-1} * T_c,  B_c = T_c * B_{c+1}    (* : convolution over (agent, kingpin, honest))
     P(config x of c) ∝ w_x * sum_h f(h) (F_{c-1} * B_{c+1})[1 - a_x, 1 - k_x, h - h_x]
 
-:func:`brute_force_posterior` enumerates every deal and permutation instead (tests only).
+What stays here is GCBC's own: reading the view (the walk), the factors, and the marginals over
+the hands seats hold *now* (cards move between seats). :func:`brute_force_posterior` enumerates
+every deal and permutation instead (tests only).
 """
 
 from __future__ import annotations
@@ -52,11 +56,12 @@ from solver.belief.gcbc_clusters import (
     IntArray,
     admitted,
     clusters,
-    convolve,
     enumerate_cluster,
     honest_prior,
+    supply,
 )
 from solver.belief.gcbc_walk import Walk
+from solver.belief.roles import RolePosterior, hand_marginal
 from solver.core import JSON, BadStateError, ConfigError
 from solver.games.gcbc.deal import INTEGRITY_NAMES, Integrity
 from solver.games.gcbc.resample import Contradiction
@@ -81,31 +86,15 @@ class GCBCPosterior:
         self.done, self.last_entry = walk.done, walk.last_entry
         self.inverted = list(walk.inverted)
         self.clusters = clusters(factors.current(), cache)
-        self.size = 3 * game.num_players + 1
-        self.prior_h = honest_prior(game.num_players, game.side_cards)
-        delta = np.zeros((2, 2, self.size))
-        delta[0, 0, 0] = 1.0
-        tables = [c.table(self.size) for c in self.clusters]
-        self.forward = [delta]
-        for t in tables:
-            self.forward.append(convolve(self.forward[-1], t))
-        backward = [delta]
-        for t in reversed(tables):
-            backward.append(convolve(t, backward[-1]))
-        backward.reverse()
-        self.evidence = float(self.forward[-1][1, 1] @ self.prior_h)
-        if not self.evidence > 0.0:
-            raise BadStateError(f"gcbc posterior: no deal is consistent with seat {self.seat}'s view")
-        # hankel[h, j] = f(h + j): the prior of the total when this cluster uses h Honest cards
-        # and the others j.
-        j = np.arange(self.size)
-        total = j[:, None] + j[None, :]
-        hankel = np.where(total < self.size, self.prior_h[np.minimum(total, self.size - 1)], 0.0)
-        self.probs: list[FloatArray] = []
-        for c, cl in enumerate(self.clusters):
-            rest = convolve(self.forward[c], backward[c + 1])
-            ctx = np.einsum("hj,akj->akh", hankel, rest[::-1, ::-1])
-            self.probs.append(cl.weight * ctx[cl.agent, cl.kingpin, cl.honest] / self.evidence)
+        try:
+            self.roles = RolePosterior(supply(game.num_players, game.side_cards),
+                                       [c.part for c in self.clusters], 3)
+        except BadStateError as err:
+            raise BadStateError(
+                f"gcbc posterior: no deal is consistent with seat {self.seat}'s view") from err
+        self.evidence = self.roles.evidence
+        #: Per cluster, the posterior probability of each configuration.
+        self.probs: list[FloatArray] = self.roles.probs
         self._latest: GCBCPosterior | None = None
 
     def update(self, view_json: JSON) -> GCBCPosterior:
@@ -150,24 +139,7 @@ class GCBCPosterior:
         return post._sample(rng)
 
     def _sample(self, rng: np.random.Generator) -> list[list[str]]:
-        # Forward filtering, backward sampling: the supply total first, then each cluster's
-        # configuration given what the clusters before it must leave.
-        target = self.forward[-1][1, 1] * self.prior_h
-        h = int(rng.choice(self.size, p=target / target.sum()))
-        a = k = 1
-        n = self.game.num_players
-        cards = [0] * (3 * n)
-        for c in reversed(range(len(self.clusters))):
-            cl = self.clusters[c]
-            ha, hk, hh = a - cl.agent, k - cl.kingpin, h - cl.honest
-            ok = (ha >= 0) & (hk >= 0) & (hh >= 0)
-            prev = self.forward[c][np.clip(ha, 0, 1), np.clip(hk, 0, 1), np.clip(hh, 0, None)]
-            w = np.where(ok, cl.weight * prev, 0.0)
-            x = int(rng.choice(len(w), p=w / w.sum()))
-            a, k, h = int(ha[x]), int(hk[x]), int(hh[x])
-            for i, s in enumerate(cl.seats):
-                cards[3 * s:3 * s + 3] = cl.tokens[x, 3 * i:3 * i + 3].tolist()
-        return [[INTEGRITY_NAMES[c] for c in cards[3 * s:3 * s + 3]] for s in range(n)]
+        return [[INTEGRITY_NAMES[c] for c in hand] for hand in self.roles.sample_deal(rng)]
 
     def deal_probability(self, deal: Sequence[Sequence[str]]) -> float:
         """The posterior probability of one deal (per seat, set-up cards in set-up positions)."""
@@ -177,13 +149,7 @@ class GCBCPosterior:
             raise BadStateError(f"gcbc posterior: not a deal: {deal!r:.100}") from err
         if len(flat) != 3 * self.game.num_players:
             raise BadStateError(f"gcbc posterior: a deal lists 3 cards per seat, not {deal!r:.100}")
-        if not flat.count(Integrity.AGENT) == flat.count(Integrity.KINGPIN) == 1:
-            return 0.0
-        total = float(self.prior_h[flat.count(Integrity.HONEST)]) / self.evidence
-        for cl in self.clusters:
-            mine = [flat[3 * s + p] for s in cl.seats for p in range(3)]
-            total *= float(cl.weight[(cl.tokens == mine).all(axis=1)].sum())
-        return total
+        return self.roles.deal_probability([flat[3 * s:3 * s + 3] for s in range(self.game.num_players)])
 
     def matches(self, view_json: JSON) -> bool:
         """Whether ``view_json`` is the view this posterior was computed from."""
@@ -196,19 +162,17 @@ class GCBCPosterior:
 def _marginals(parts: Iterable[tuple[Cluster, FloatArray]], inverted: Sequence[bool]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{} for _ in inverted]
     for cl, prob in parts:
-        for s, hand in cl.hands.items():
+        for s, hand in cl.hands.items():  # the cards each seat holds now, not its set-up cards
             length = hand.shape[1]
             cls = hand_classes(length, inverted[s])[(hand * 4 ** np.arange(length)).sum(axis=1)]
-            cards = []
-            for p in range(length):
-                dist = np.bincount(hand[:, p], weights=prob, minlength=4)
-                cards.append({INTEGRITY_NAMES[c]: float(dist[c]) for c in range(4) if dist[c] > 0})
+            m = hand_marginal(s, hand, prob, len(INTEGRITY_NAMES))
             out[s] = {
                 "seat": s,
                 "p_honest": float(prob[(cls == 0) | (cls == 2)].sum()),  # honest, or the Agent
-                "p_agent": float(prob[(hand == Integrity.AGENT).any(axis=1)].sum()),
-                "p_kingpin": float(prob[(hand == Integrity.KINGPIN).any(axis=1)].sum()),
-                "cards": cards,
+                "p_agent": float(m.holds[Integrity.AGENT]),
+                "p_kingpin": float(m.holds[Integrity.KINGPIN]),
+                "cards": [{INTEGRITY_NAMES[c]: float(dist[c]) for c in range(4) if dist[c] > 0}
+                          for dist in m.cards],
             }
     return out
 
@@ -270,9 +234,10 @@ def brute_force_posterior(game: GCBCGame, view_json: JSON,
             keep &= table[rows[:, cells[0]]] > 0
     rows, prior = rows[keep].astype(np.int64), prior[keep]
     pos = walk.tokens.pos
-    everything = enumerate_cluster(range(n), range(len(walk.rec.perms)), walk.rec.perms, tables,
-                                   {s: pos[s] for s in range(n)}, rows)
-    weight = everything.weight * np.tile(prior, len(everything.weight) // max(len(prior), 1))
+    everything = enumerate_cluster(supply(n, game.side_cards), range(n), range(len(walk.rec.perms)),
+                                   walk.rec.perms, tables, {s: pos[s] for s in range(n)}, rows)
+    raw = everything.part.weight
+    weight = raw * np.tile(prior, len(raw) // max(len(prior), 1))
     if not weight.sum() > 0:
         raise BadStateError(f"gcbc posterior: no deal is consistent with seat {walk.seat}'s view")
     return _marginals([(everything, weight / weight.sum())], walk.inverted)
