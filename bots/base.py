@@ -33,6 +33,7 @@ from solver.core import (
     restore_rng,
     rng_to_json,
 )
+from solver.core.options import Option as Option  # re-exported: bots declare options with it
 
 #: The label of :meth:`Bot.export_memory`'s JSON.
 MEMORY_FORMAT: Final = "copsolver-bot-memory/1"
@@ -114,33 +115,6 @@ class Advice:
         }
 
 
-@dataclass(frozen=True)
-class Option:
-    """A bot option: its default, accepted type, allowed range and a one-line help text."""
-
-    default: Any
-    kind: type
-    help: str
-    minimum: float | None = None
-    maximum: float | None = None
-
-    def check(self, bot: str, name: str, value: Any) -> Any:
-        """Return ``value`` converted to the option's type; raise ConfigError naming the option."""
-        numeric = self.kind in (int, float)
-        ok = isinstance(value, self.kind) or (self.kind is float and isinstance(value, int))
-        if not ok or (numeric and isinstance(value, bool)):
-            raise ConfigError(f"{bot} bot: option {name!r} must be a {self.kind.__name__}, not {value!r}")
-        if numeric:
-            value = self.kind(value)
-            if (self.minimum is not None and value < self.minimum) or (
-                self.maximum is not None and value > self.maximum
-            ):
-                raise ConfigError(
-                    f"{bot} bot: option {name!r} must be in [{self.minimum}, {self.maximum}], not {value!r}"
-                )
-        return value
-
-
 def check_choice(bot: str, option: str, value: Any, choices: Sequence[str]) -> str:
     """``value`` if it is one of ``choices``, else ConfigError naming ``bot``'s ``option``."""
     if value not in choices:
@@ -173,7 +147,7 @@ class Bot(ABC):
         self._decision: DecisionClock | None = None
         #: the validated options, defaults filled in
         self.settings: dict[str, Any] = {
-            key: spec.check(self.name, key, options[key]) if key in options else spec.default
+            key: spec.check(f"{self.name} bot", key, options[key]) if key in options else spec.default
             for key, spec in self.options.items()
         }
 

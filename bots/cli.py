@@ -46,7 +46,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 import solver
 from bots.base import seat_together
@@ -55,11 +55,14 @@ from bots.cli_args import (
     EXIT_ABANDONED,
     EXIT_OK,
     EXIT_USAGE,
-    FILE_OPTIONS,
     UsageError,
     add_file_flag,
+    add_opt_flag,
     add_variant_flags,
+    bot_flag_options,
+    bot_options,
     count_arg,
+    file_options,
     file_paths,
     game_options,
     game_parameters,
@@ -68,7 +71,7 @@ from bots.cli_args import (
 )
 from bots.display import GamePrinter, game_title, make_printer, numbered
 from bots.registry import available as available_bots
-from solver import _accel
+from solver import _accel, games
 from solver.core import (
     CHANCE,
     JSON,
@@ -139,6 +142,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--seed", type=count_arg, help="seed of the game (default: drawn at random and printed)")
     p.add_argument("--replay", metavar="PATH", help="write the referee's record of the game to PATH (JSONL)")
     add_variant_flags(p)
+    add_opt_flag(p, "the seated bots (each bot that takes it)")
     p.add_argument("--quiet", action="store_true", help="print only the result (and human prompts)")
     sub["play"] = p
 
@@ -227,6 +231,8 @@ def cmd_bots(game: str | None, out: TextIO) -> int:
         width = max((len(b) for b in available), default=0)
         for bot, description in available.items():
             out.write(f"  {bot.ljust(width)}  {description}\n")
+            for option, spec in bots.registry.bots_for(name)[bot].options.items():
+                out.write(f"  {''.ljust(width)}    {option}: {spec.describe()}\n")
     return EXIT_OK
 
 
@@ -250,7 +256,7 @@ def record_config(name: str, config: JSON, files: Mapping[str, str], where: str,
         raise BadStateError(
             f"{where}: {_short(stray[0])} is not a {name} option (its options: {', '.join(takes)})"
         )
-    known = FILE_OPTIONS.get(name, ())
+    known = file_options(name)
     for option, path in files.items():
         if option not in known:
             raise UsageError(
@@ -260,7 +266,7 @@ def record_config(name: str, config: JSON, files: Mapping[str, str], where: str,
     screened = dict(config)
     part = "header" if record == "replay" else "config"
     for option in known:
-        shipped = takes[option].default
+        shipped = games.spec(name).options[option].default
         named = config.get(option, shipped)
         if option in files:
             if named == shipped:
@@ -430,6 +436,8 @@ class Match:
     term: Terminal
     quiet: bool = False
     writer: ReplayWriter | None = None
+    #: bot name -> the options it is built with (``--opt``, the game's bot flags)
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
     state: State = field(init=False)
     printed: int = 0
 
@@ -452,7 +460,7 @@ class Match:
         children = spawn(root, game.num_players + 1)
         chance_rng = children[game.num_players]  # its own child: bots' draws never shift the deal
         players = {
-            seat: bots.make(game, name, seat=seat, rng=children[seat])
+            seat: bots.make(game, name, seat=seat, rng=children[seat], **self.options.get(name, {}))
             for seat, name in self.seats.items()
             if name != HUMAN
         }
@@ -545,6 +553,8 @@ def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
     if default_bot is None:
         default_bot = DEFAULT_BOT if DEFAULT_BOT in available_bots(game.name) else "random"
     seats = assign_seats(game, args.seat, default_bot)
+    options = bot_options(game.name, [who for who in seats.values() if who != HUMAN], args.opt,
+                          bot_flag_options(args))
     seed = args.seed if args.seed is not None else secrets.randbelow(_SEED_BOUND)
     viewers = audience(seats)
     printer = make_printer(game, viewers)
@@ -559,7 +569,7 @@ def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
             term.say(*seating_lines(game, seats, printer))
             if viewers is not None and len(viewers) > 1:
                 term.say("  (several humans share this screen: it shows what any of them may see)")
-        return Match(game, seats, seed, printer, term, quiet=args.quiet, writer=writer).run()
+        return Match(game, seats, seed, printer, term, quiet=args.quiet, writer=writer, options=options).run()
 
 
 # --- replay -----------------------------------------------------------------------------------
@@ -778,13 +788,12 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     except BadStateError as err:
         raise BadStateError(f"{args.position}: {err}") from None  # the advisor does not know the file
     advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed)
-    advisor = hint.describe_advisor(game, view, args.bot, budget, args.seed)
-    out.write(hint.format_advice(game, view, advice, advisor).rstrip("\n") + "\n")
+    out.write(hint.hint_text(game, view, advice, args.bot, budget, args.seed))
     if drawing:
         from bots.police07 import draw
 
         # the heat map shades the possible stops by the same learnt probabilities the text lists
-        weights = hint.location_probabilities(game, view) or None
+        weights = hint.heat_weights(game, view) or None
         svg = draw.render_svg(game, view, advice, weights=weights)
         if args.svg is not None:
             Path(args.svg).write_text(svg, encoding="utf-8")

@@ -4,14 +4,15 @@ number types, the game-variant flags and ``--file OPTION=PATH``."""
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.games import GAMES
+from solver import games
+from solver.core import ConfigError
+from solver.core.options import Option
+from solver.core.spec import GameSpec
 
 DEFAULT_GAME = "police07"
 #: Exit codes: 2 is argparse's for usage errors, and ours for every user error.
@@ -61,37 +62,101 @@ def positive_float(text: str) -> float:
     return value
 
 
-#: The variant flags of ``play`` and ``arena`` and the game option each one sets. A flag applies
-#: to a game whose constructor takes its option (:func:`game_parameters`), so a game gains a flag
-#: by taking the option. (A later issue moves the flags into each game's own spec.)
-VARIANT_FLAGS: dict[str, str] = {
-    "--players": "players",
-    "--voluntary-show": "voluntary_show",
-    "--unlimited-tickets": "unlimited_tickets",
-    "--free-start": "free_start",
-    "--board": "board",
-}
-#: Game options whose value names a file to read; each option's default is the shipped content.
-#: A replay or position may name such a file only through ``--file OPTION=PATH`` (see
-#: :func:`record_config`): a path inside a record could point anywhere on the machine.
-FILE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "police07": ("board",),
-    "gcbc": ("content",),
-    "lineup": ("board", "suspects", "lucky"),
-}
+def specs() -> list[GameSpec]:
+    """Every registered game's spec, in name order (specs load no game data)."""
+    return [games.spec(name) for name in games.names()]
 
 
-def game_parameters(name: str) -> dict[str, inspect.Parameter] | None:
-    """The options game ``name``'s constructor takes, by name; None for an unknown game."""
-    target = GAMES.get(name)
-    if target is None:
+def file_options(name: str) -> tuple[str, ...]:
+    """Game ``name``'s options that name a file (its spec's ``file`` options); () for an unknown game.
+
+    A replay or position may name such a file only through ``--file OPTION=PATH`` (see
+    ``bots.cli.record_config``): a path inside a record could point anywhere on the machine.
+    """
+    return games.spec(name).file_options if name in games.GAMES else ()
+
+
+def game_parameters(name: str) -> list[str] | None:
+    """The options game ``name`` takes (``players`` first); None for an unknown game."""
+    if name not in games.GAMES:
         return None
-    module, _, cls_name = target.partition(":")
-    cls = getattr(importlib.import_module(module), cls_name)
-    return {
-        p.name: p for p in inspect.signature(cls).parameters.values()
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-    }
+    return ["players", *games.spec(name).options]
+
+
+def _dest(flag: str) -> str:
+    return "variant_" + flag.lstrip("-").replace("-", "_")
+
+
+def _flag_table() -> dict[str, tuple[str, Option, list[str]]]:
+    """flag -> (option name, its Option, the games that take it), game and bot flags alike."""
+    table: dict[str, tuple[str, Option, list[str]]] = {}
+    for spec in specs():
+        for flag, option in spec.flags.items():
+            entry = table.setdefault(flag, (option, spec.options[option], []))
+            entry[2].append(spec.name)
+        for flag, option in spec.bot_flags.items():
+            entry = table.setdefault(flag, (option, Option(None, str, f"the bots' {option}"), []))
+            entry[2].append(spec.name)
+    return table
+
+
+def add_variant_flags(p: argparse.ArgumentParser) -> None:
+    """The variant flags of ``play`` and ``arena``, read from every game's spec (read back by
+    :func:`game_options` and :func:`bot_flag_options`, which refuse a flag the chosen game lacks)."""
+    for flag, (option, opt, names) in _flag_table().items():
+        games_text = ", ".join(names)
+        if opt.kind is bool:
+            p.add_argument(flag, dest=_dest(flag), action="store_true", help=f"{opt.help} ({games_text})")
+        else:
+            metavar = "PATH" if opt.file else option.upper()
+            p.add_argument(flag, dest=_dest(flag), metavar=metavar, help=f"{opt.help} ({games_text})")
+
+
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """flag -> value for the variant flags given on the command line."""
+    given = {}
+    for flag in _flag_table():
+        value = getattr(args, _dest(flag), None)
+        if value is not None and value is not False:
+            given[flag] = value
+    return given
+
+
+def _check_applies(args: argparse.Namespace, flag: str, spec: GameSpec) -> None:
+    if flag not in spec.flags and flag not in spec.bot_flags:
+        applies = ", ".join(["--players", *spec.flags, *spec.bot_flags])
+        raise UsageError(f"{flag} does not apply to {args.game} (its variant flags: {applies})")
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options the play flags ask for (only the ones given, so defaults stay the game's).
+
+    Raise :class:`UsageError` for a flag that does not apply to ``args.game`` or a bad value.
+    """
+    options: dict[str, Any] = {}
+    if args.players is not None:
+        options["players"] = args.players
+    if args.game not in games.GAMES:
+        return options  # an unknown game is named by load_game
+    spec = games.spec(args.game)
+    for flag, value in _given(args).items():
+        _check_applies(args, flag, spec)
+        if flag in spec.flags:
+            option = spec.flags[flag]
+            opt = spec.options[option]
+            try:
+                options[option] = True if opt.kind is bool else opt.parse(args.game, option, value)
+            except ConfigError as err:
+                raise UsageError(f"{flag}: {err}") from None
+    return options
+
+
+def bot_flag_options(args: argparse.Namespace) -> dict[str, str]:
+    """Bot option -> value from the game's bot flags given (LineUp's ``--memory``)."""
+    if args.game not in games.GAMES:
+        return {}
+    spec = games.spec(args.game)
+    return {spec.bot_flags[flag]: value for flag, value in _given(args).items() if flag in spec.bot_flags}
 
 
 def add_file_flag(p: argparse.ArgumentParser) -> None:
@@ -101,38 +166,6 @@ def add_file_flag(p: argparse.ArgumentParser) -> None:
         help="the file a record's game option names, e.g. --file board=my_board.json (repeatable): "
         "a replay or position opens no file it names by itself",
     )
-
-
-def add_variant_flags(p: argparse.ArgumentParser) -> None:
-    """The game-variant flags that ``play`` and ``arena`` share (read back by :func:`game_options`)."""
-    p.add_argument(
-        "--voluntary-show", action="store_true", help="variant: Dr. Factor may show himself to take tickets"
-    )
-    p.add_argument("--unlimited-tickets", action="store_true", help="variant: detectives ride ticket-free")
-    p.add_argument("--free-start", action="store_true", help="variant: pieces choose their start stops")
-    p.add_argument("--board", metavar="PATH", help="a board file instead of the game's shipped board")
-
-
-def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The game options the play flags ask for (only the ones given, so defaults stay the game's).
-
-    Raise :class:`UsageError` for a flag that does not apply to ``args.game``.
-    """
-    options: dict[str, Any] = {}
-    if args.players is not None:
-        options["players"] = args.players
-    for flag in ("voluntary_show", "unlimited_tickets", "free_start"):
-        if getattr(args, flag):
-            options[flag] = True
-    if args.board is not None:
-        options["board"] = args.board
-    takes = game_parameters(args.game)
-    if takes is not None:  # an unknown game is named by load_game
-        for flag, option in VARIANT_FLAGS.items():
-            if option in options and option not in takes:
-                applies = ", ".join(f for f, o in VARIANT_FLAGS.items() if o in takes) or "none"
-                raise UsageError(f"{flag} does not apply to {args.game} (its variant flags: {applies})")
-    return options
 
 
 def file_paths(specs: Sequence[str]) -> dict[str, str]:
@@ -147,3 +180,45 @@ def file_paths(specs: Sequence[str]) -> dict[str, str]:
             raise UsageError(f"--file {spec}: {option} is given twice")
         files[option] = path
     return files
+
+
+def add_opt_flag(p: argparse.ArgumentParser, what: str) -> None:
+    """``--opt NAME=VALUE``: a bot option, for ``what`` (read back by :func:`bot_options`)."""
+    p.add_argument(
+        "--opt", action="append", default=[], metavar="NAME=VALUE",
+        help=f"an option of {what} (repeatable; 'copsolver bots GAME' lists each bot's options)",
+    )
+
+
+def bot_options(game: str, bots: Sequence[str], specs: Sequence[str],
+                extra: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """Bot name -> its options, from ``--opt NAME=VALUE`` specs (and ``extra``, the game's bot flags).
+
+    An option goes to every bot in ``bots`` that takes it, converted and checked by that bot's own
+    :class:`Option`; UsageError for a malformed spec, an option none of them takes, or a bad value.
+    """
+    from bots.registry import bots_for
+
+    table = bots_for(game)
+    pairs: list[tuple[str, str, str]] = []
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UsageError(f"--opt {spec!r}: expected NAME=VALUE, e.g. --opt iterations=500")
+        pairs.append((f"--opt {spec}", name, value))
+    for flag_name, value in (extra or {}).items():
+        pairs.append((f"--{flag_name} {value}", flag_name, value))
+    chosen = sorted(set(bots))
+    out: dict[str, dict[str, Any]] = {bot: {} for bot in chosen}
+    for where, name, value in pairs:
+        takers = [bot for bot in chosen if name in table[bot].options]
+        if not takers:
+            bots_text = ", ".join(chosen) or "none"
+            raise UsageError(f"{where}: no bot here takes option {name!r} (bots: {bots_text})")
+        for bot in takers:
+            try:
+                out[bot][name] = table[bot].options[name].parse(f"{bot} bot", name, value)
+            except ConfigError as err:
+                raise UsageError(f"{where}: {err}") from None
+    return out

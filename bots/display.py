@@ -20,9 +20,9 @@ Each game plugs in its own subclass through :data:`PRINTERS`; a game without one
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
 
 from bots import registry
+from solver import games
 from solver.core import ConfigError, Event, Game, Seat, View
 
 #: Width of a column in a numbered list of moves.
@@ -47,7 +47,6 @@ class GamePrinter:
     """Renders events for one audience; the fallback for games without their own printer."""
 
     #: The game's display name (``copsolver bots`` and headers use it).
-    title: ClassVar[str] = ""
 
     def __init__(self, game: Game, seats: Iterable[Seat] | None = None) -> None:
         self.game = game
@@ -120,9 +119,8 @@ def make_printer(game: Game, seats: Iterable[Seat] | None = None) -> GamePrinter
 
 
 def game_title(name: str) -> str:
-    """The display name of game ``name`` (the name itself when the game has no printer)."""
-    printer = _printer(name)
-    return printer.title if printer is not None and printer.title else name
+    """The display name of game ``name``: its spec's title (the name itself for an unknown game)."""
+    return games.spec(name).title if name in games.GAMES else name
 
 
 def format_events(game: Game, events: Iterable[Event], seats: Iterable[Seat] | None = None) -> list[str]:

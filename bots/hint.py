@@ -262,10 +262,6 @@ def heat_weights(game: Game, view: View) -> dict[int, float]:
     return {} if hook is None else dict(hook(game, view))
 
 
-#: The name the command line called :func:`heat_weights` by (kept while ``cmd_hint`` uses it).
-location_probabilities = heat_weights
-
-
 def _role(game: Game, view: View) -> str:
     hook = _hook(game, "role")
     return "player" if hook is None else str(hook(game, view))

@@ -1,7 +1,8 @@
 """The bot registry: which bots play which game, built lazily from data.
 
-Generic bots (those that only use the protocol, like ``random``) play every game; per-game bots live
-in modules listed in :data:`GAME_MODULES` and register themselves on import with :func:`register`.
+Generic bots (those that only use the protocol, like ``random``) play every game; a game's own bots
+live in the package its spec names (``GameSpec.bots``, ``bots/<game>/`` by default), whose import
+registers them with :func:`register`.
 Modules are imported only when a game's bots are first asked for, so one game's bots never load
 another's data (as :mod:`solver.games` does for games).
 """
@@ -23,13 +24,6 @@ ANY_GAME = "*"
 #: Modules whose bots play every game.
 GENERIC_MODULES: tuple[str, ...] = ("bots.random_bot", "bots.ismcts_bot")
 
-#: Game name -> modules that register that game's own bots.
-GAME_MODULES: dict[str, tuple[str, ...]] = {
-    "police07": ("bots.police07",),
-    "gcbc": ("bots.gcbc",),
-    "lineup": ("bots.lineup",),
-}
-
 _registry: dict[str, dict[str, type[Bot]]] = {}
 _loaded: set[str] = set()
 
@@ -46,7 +40,8 @@ def register(game_name: str, cls: type[Bot]) -> None:
 def _load(game_name: str) -> None:
     if game_name in _loaded:
         return
-    for module in GENERIC_MODULES + GAME_MODULES.get(game_name, ()):
+    own = games.spec(game_name).bots
+    for module in (*GENERIC_MODULES, *([own] if own else [])):
         importlib.import_module(module)
     _loaded.add(game_name)
 

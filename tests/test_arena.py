@@ -392,7 +392,7 @@ def test_bad_entrants_fail_before_any_game(police07: Any) -> None:
 
 
 def test_a_generic_game_rotates_the_seats(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(games.GAMES, "hidden_pass", "tests.toygame:HiddenPass")
+    monkeypatch.setitem(games.GAMES, "hidden_pass", "tests.toygame")
     toy = games.load("hidden_pass", players=3, rounds=1)
     report = arena.run(toy, RANDOM, BotSpec("random"), games=3, seed=5)
     assert list(report.roles) == ["seat0", "seat1", "seat2"]

@@ -629,17 +629,19 @@ def test_directories_and_missing_files_are_one_line_errors(
 @pytest.mark.parametrize(
     ("game", "flag", "applies"),
     [
-        ("gcbc", "--voluntary-show", "--players"),
-        ("gcbc", "--unlimited-tickets", "--players"),
-        ("gcbc", "--free-start", "--players"),
-        ("gcbc", "--board", "--players"),
-        ("lineup", "--voluntary-show", "--players, --board"),
+        ("gcbc", "--voluntary-show", "--players, --deck, --content"),
+        ("gcbc", "--unlimited-tickets", "--players, --deck, --content"),
+        ("gcbc", "--free-start", "--players, --deck, --content"),
+        ("gcbc", "--board", "--players, --deck, --content"),
+        ("lineup", "--voluntary-show", "--players, --board, --suspects, --lucky, --memory"),
+        ("lineup", "--deck", "--players, --board, --suspects, --lucky, --memory"),
+        ("police07", "--memory", "--players, --voluntary-show, --unlimited-tickets, --free-start, --board"),
     ],
 )
 def test_a_variant_flag_that_does_not_apply_is_a_usage_error(
     command: str, game: str, flag: str, applies: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    value = [str(tmp_path / "b.json")] if flag == "--board" else []
+    value = {"--board": [str(tmp_path / "b.json")], "--deck": ["4th"], "--memory": ["child"]}.get(flag, [])
     argv = [command, game, flag, *value] + (["--a", "random", "--b", "random"] if command == "arena" else [])
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -779,7 +781,9 @@ def test_a_replay_does_not_open_the_file_its_header_names(
         error = _one_line_error(capsys.readouterr())
         # the file's name is shortened when long (a test worker's temporary folder can make it so)
         assert error.startswith(f"copsolver: error: {path}, line 1: the header names the file '/")
-        assert error.endswith(" as its board; a replay opens no file by itself: give it with --file board=PATH")
+        assert error.endswith(
+            " as its board; a replay opens no file by itself: give it with --file board=PATH"
+        )
     moved = tmp_path / "moved.json"
     board.rename(moved)
     assert main(["replay", str(path), "--file", f"board={moved}"]) == 0

@@ -69,7 +69,7 @@ def test_gcbc_team_follows_the_integrity_cards(gcbc: Any) -> None:
 def test_police07_and_default_teams(police07: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     state = police07.new_initial_state()
     assert [state.team(s) for s in range(4)] == ["factor", "detectives", "detectives", "detectives"]
-    monkeypatch.setitem(games.GAMES, "hidden_pass", "tests.toygame:HiddenPass")
+    monkeypatch.setitem(games.GAMES, "hidden_pass", "tests.toygame")
     toy = games.load("hidden_pass", players=3, rounds=1)
     assert toy.new_initial_state().team(0) is None  # State's default
     record = arena.play_game(toy, {s: RANDOM for s in range(3)}, seed=1)

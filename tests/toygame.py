@@ -57,6 +57,8 @@ from solver.core import (
     State,
     View,
 )
+from solver.core.options import Option
+from solver.core.spec import GameSpec
 
 Card = int
 
@@ -554,3 +556,16 @@ class BrokenHiddenPassState(HiddenPassState):
         if self.bug == "state-json" and data["actions"]:
             data["actions"] = data["actions"][:-1]
         return data
+
+
+#: The toy game's declaration (a test registers it with ``games.GAMES["hidden_pass"] = "tests.toygame"``).
+SPEC = GameSpec(
+    name="hidden_pass",
+    title="Hidden Pass (a toy game for tests)",
+    game="tests.toygame:HiddenPass",
+    min_players=2,
+    max_players=len(DECK),
+    default_players=3,
+    options={"rounds": Option(2, int, "rounds to play", minimum=1)},
+    bots=None,
+)

@@ -68,22 +68,29 @@ from bots.cli_args import (
     positive_float,
     positive_int,
 )
-from solver.core import JSON, Game
+from solver.core import JSON, ConfigError, Game
+from solver.core.spec import Role
+from solver.games import GAMES
 from solver.games import load as load_game
+from solver.games import names as game_names
+from solver.games import spec as game_spec
 
 DEFAULT_GAMES = 100
 #: Budget flags and the bot option each one sets.
 BUDGETS: tuple[tuple[str, str], ...] = (("seconds", "--seconds"), ("iterations", "--iterations"))
-_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
 def _role_names() -> list[str]:
-    """Every role name some game's rulebook gives, in table order without repeats."""
+    """Every role name some game's spec gives, in registry order without repeats."""
     seen: dict[str, None] = {}
-    for roles in arena.ROLE_TABLE.values():
-        for role in roles:
+    for name in game_names():
+        for role in game_spec(name).roles:
             seen.setdefault(role.name, None)
     return list(seen)
+
+
+def _roles_of(game: Game) -> tuple[Role, ...]:
+    return game_spec(game.name).roles if game.name in GAMES else ()
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -182,7 +189,7 @@ def entrants_from(args: argparse.Namespace, game: Game) -> Entrants:
     if given_roles and generic:
         raise UsageError("name the entrants either by role (e.g. --detectives/--factor) or with --a/--b")
     if given_roles:
-        game_roles = [role.name for role in arena.ROLE_TABLE.get(game.name, ())]
+        game_roles = [role.name for role in _roles_of(game)]
         stray = sorted(set(given_roles) - set(game_roles))
         if stray:
             have = f"its roles are {', '.join('--' + r for r in game_roles)}" if game_roles else "use --a/--b"
@@ -193,26 +200,11 @@ def entrants_from(args: argparse.Namespace, game: Game) -> Entrants:
         first, second = game_roles
         return Entrants({"A": given_roles[first], "B": given_roles[second]}, {"A": first, "B": second})
     if len(generic) != 2:
-        roles = arena.ROLE_TABLE.get(game.name, ())
+        roles = _roles_of(game)
         by_role = " and ".join("--" + r.name for r in roles)
         hint = f" (or {by_role})" if by_role else ""
         raise UsageError(f"name two entrants: --a BOT and --b BOT{hint}")
     return Entrants({"A": generic["a"], "B": generic["b"]}, {"A": "a", "B": "b"})
-
-
-def _convert(bot: str, name: str, raw: str, kind: type) -> Any:
-    """``raw`` as the option's declared type."""
-    if kind is bool:
-        word = raw.strip().lower()
-        if word in _TRUE or word in _FALSE:
-            return word in _TRUE
-        raise UsageError(f"{bot} option {name}={raw!r}: expected true or false")
-    if kind in (int, float):
-        try:
-            return kind(raw)
-        except ValueError:
-            raise UsageError(f"{bot} option {name}={raw!r}: expected a {kind.__name__}") from None
-    return raw
 
 
 def bot_spec(game: Game, bot: str, flag: str, pairs: Sequence[str], budgets: dict[str, Any]) -> BotSpec:
@@ -235,7 +227,10 @@ def bot_spec(game: Game, bot: str, flag: str, pairs: Sequence[str], budgets: dic
             raise UsageError(
                 f"--{flag}-opt {pair!r}: the {bot} bot has no option {name!r} (options: {known})"
             )
-        options[name] = _convert(bot, name, raw.strip(), spec.kind)
+        try:
+            options[name] = spec.parse(f"{bot} bot", name, raw.strip())
+        except ConfigError as err:
+            raise UsageError(f"--{flag}-opt {pair}: {err}") from None
     return BotSpec(bot, options)
 
 

@@ -21,7 +21,6 @@ class GCBCPrinter(GamePrinter):
     receiver reads it.
     """
 
-    title = "Good Cop Bad Cop"
 
     def __init__(self, game: Game, seats: Iterable[Seat] | None = None) -> None:
         super().__init__(game, seats)

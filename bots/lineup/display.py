@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from bots.display import PRINTERS, GamePrinter, numbered
 from solver.core import Event, Game, Seat, View
@@ -82,7 +82,6 @@ def study_seconds() -> float:
 class LineUpPrinter(GamePrinter):
     """LineUp: one line per event, lineups as portraits, the study moment shown then hidden."""
 
-    title: ClassVar[str] = "LineUp"
 
     def __init__(self, game: Game, seats: Iterable[Seat] | None = None, seconds: float | None = None) -> None:
         super().__init__(game, seats)

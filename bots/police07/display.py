@@ -36,7 +36,6 @@ class Police07Printer(GamePrinter):
     reads the copy: ``Dr. Factor: bus ?``.
     """
 
-    title = 'Police 07 ("Where is Dr. Factor?")'
 
     def __init__(self, game: Game, seats: Iterable[Seat] | None = None) -> None:
         super().__init__(game, seats)

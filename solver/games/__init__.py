@@ -1,4 +1,9 @@
-"""The game registry: ``load(name, **options)`` builds a configured :class:`~solver.core.Game`."""
+"""The game registry: one line per game, naming the module that holds its :class:`GameSpec`.
+
+``load(name, **options)`` builds a configured :class:`~solver.core.Game`; :func:`spec` gives a
+game's declaration. Specs are imported lazily and import none of their game's rules, so reading one
+game's spec (or all of them, for ``copsolver --help``) never loads another game's data.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +11,31 @@ import importlib
 from typing import Any
 
 from solver.core import ConfigError, Game
+from solver.core.spec import GameSpec
 
-#: Game name -> "module:class" of its Game; imported lazily so one game's data never loads another's.
+#: Game name -> the module whose ``SPEC`` declares it. Adding a game is adding its line here.
 GAMES: dict[str, str] = {
-    "police07": "solver.games.police07.rules:Police07Game",
-    "gcbc": "solver.games.gcbc.rules:GCBCGame",
-    "lineup": "solver.games.lineup.rules:LineUpGame",
+    "police07": "solver.games.police07.spec",
+    "gcbc": "solver.games.gcbc.spec",
+    "lineup": "solver.games.lineup.spec",
 }
+
+
+def spec(name: str) -> GameSpec:
+    """The declaration of game ``name``; ConfigError naming the known games for an unknown one."""
+    try:
+        module = GAMES[name]
+    except KeyError:
+        raise ConfigError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+    declared: GameSpec = importlib.import_module(module).SPEC
+    if declared.name != name:
+        raise ConfigError(f"the registry's game {name!r} is declared as {declared.name!r} in {module}")
+    return declared
 
 
 def load(name: str, **options: Any) -> Game:
     """Return game ``name`` built with ``options``; raise :class:`ConfigError` naming the fault."""
-    try:
-        target = GAMES[name]
-    except KeyError:
-        raise ConfigError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
-    module_name, cls_name = target.split(":")
-    cls = getattr(importlib.import_module(module_name), cls_name)
-    try:
-        game: Game = cls(**options)
-    except TypeError as err:
-        raise ConfigError(f"{name}: bad options {options!r}: {err}") from None
-    return game
+    return spec(name).load(**options)
 
 
 def names() -> list[str]:

@@ -41,9 +41,8 @@ from solver.games.gcbc import actions, codec, effects, flow, ops
 from solver.games.gcbc.deal import GUNS, MAX_PLAYERS, MIN_PLAYERS, SIDE_CARDS, team_of
 from solver.games.gcbc.equipment import EquipmentSet, load_equipment
 from solver.games.gcbc.resample import resample, search
+from solver.games.gcbc.spec import DECKS
 from solver.games.gcbc.view import GCBCView, build_view
-
-DECKS = ("rulebook", "4th")
 
 
 @lru_cache(maxsize=16)

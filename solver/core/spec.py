@@ -1,0 +1,121 @@
+"""A game's declaration of itself: :class:`GameSpec`.
+
+Each game's package defines one ``SPEC`` (``solver/games/<name>/spec.py``) and the registry
+(:mod:`solver.games`) lists where it is; everything that would otherwise keep a per-game table
+reads the spec instead: the CLI's variant flags, the arena's roles, the seat server's content
+options, the bot registry's package and the adapters' bounds. A spec imports nothing of its game's
+rules, so reading every game's spec loads no game's data.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from solver.core.errors import ConfigError
+from solver.core.options import Option
+
+if TYPE_CHECKING:
+    from solver.core.game import Game
+
+
+@dataclass(frozen=True)
+class Role:
+    """A named group of seats that play one side (Police 07's detectives) for a player count."""
+
+    name: str
+    seats: Callable[[int], tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game is, as data: its name, seats and roles, typed options, flags and bounds.
+
+    ``options`` are the constructor's options other than ``players``, each an :class:`Option`
+    (``file=True`` for those that name content files). ``flags`` maps a command-line variant flag
+    (``--deck``) to the option it sets; a boolean option's flag takes no value. ``bot_flags`` maps a
+    flag to a bot option it sets on every bot that takes it (LineUp's ``--memory``). ``roles``
+    empty: every seat is a role of its own (``seat0``, ``seat1``, ...). ``bots``: the package whose
+    import registers the game's bots, printer, hint and adapter encoding.
+    """
+
+    name: str
+    title: str
+    #: "module:Class" of the game's :class:`~solver.core.game.Game`; imported only by :meth:`load`
+    game: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: Mapping[str, Option] = field(default_factory=dict)
+    flags: Mapping[str, str] = field(default_factory=dict)
+    bot_flags: Mapping[str, str] = field(default_factory=dict)
+    roles: tuple[Role, ...] = ()
+    #: every action id (chance outcomes included) is below this, for any configuration
+    num_distinct_actions: int = 0
+    #: a one-line description for ``copsolver bots`` and the welcome message
+    summary: str = ""
+    #: the bot package ("" = ``bots.<name>``; None = the game has no bots of its own)
+    bots: str | None = ""
+
+    def __post_init__(self) -> None:
+        if not self.min_players <= self.default_players <= self.max_players:
+            raise ConfigError(
+                f"{self.name} spec: default players outside {self.min_players}..{self.max_players}"
+            )
+        for flag, option in self.flags.items():
+            if option != "players" and option not in self.options:
+                raise ConfigError(f"{self.name} spec: flag {flag} sets unknown option {option!r}")
+        if self.bots == "":
+            object.__setattr__(self, "bots", f"bots.{self.name}")
+
+    @property
+    def players_option(self) -> Option:
+        """``players`` as an option (range and default)."""
+        return Option(self.default_players, int, "number of players",
+                      minimum=self.min_players, maximum=self.max_players)
+
+    @property
+    def file_options(self) -> tuple[str, ...]:
+        """The options whose value names a file (content), in declaration order."""
+        return tuple(name for name, opt in self.options.items() if opt.file)
+
+    def game_class(self) -> type[Game]:
+        """The game's class (imports its rules)."""
+        module_name, _, cls_name = self.game.partition(":")
+        cls: type[Game] = getattr(importlib.import_module(module_name), cls_name)
+        return cls
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` checked against the spec: unknown names and bad values are a ConfigError."""
+        checked: dict[str, Any] = {}
+        for name, value in options.items():
+            opt = self.players_option if name == "players" else self.options.get(name)
+            if opt is None:
+                known = ", ".join(["players", *self.options]) or "none"
+                raise ConfigError(f"{self.name}: unknown option {name!r} (its options: {known})")
+            checked[name] = opt.check(self.name, name, value)
+        return checked
+
+    def check_names(self, options: Mapping[str, Any]) -> None:
+        """ConfigError naming the first option the game does not take."""
+        for name in options:
+            if name != "players" and name not in self.options:
+                known = ", ".join(["players", *self.options])
+                raise ConfigError(f"{self.name}: unknown option {name!r} (its options: {known})")
+
+    def load(self, **options: Any) -> Game:
+        """The game configured with ``options``; ConfigError naming the fault.
+
+        Option names are checked here; values by the game's constructor, which states each rule
+        (the rulebook's player count, a content file's format) in its own message.
+        """
+        self.check_names(options)
+        return self.game_class()(**options)
+
+    def role_seats(self, players: int) -> dict[str, tuple[int, ...]]:
+        """Role name -> its seats at ``players`` players (``seatN`` per seat when no roles)."""
+        if self.roles:
+            return {role.name: role.seats(players) for role in self.roles}
+        return {f"seat{seat}": (seat,) for seat in range(players)}
