@@ -394,3 +394,25 @@ def test_behaviour_file_round_trip_and_bad_files(tmp_path: Any) -> None:
             load_behaviour(path)
     with pytest.raises(ConfigError):
         BehaviourModel({}, scheme="seat")
+
+
+def test_top_leader_breaks_exact_ties_to_the_lowest_seat() -> None:
+    # Before any play, the seats a viewer knows nothing about are exchangeable: their leader
+    # chances are equal in exact arithmetic, and the answer must not hang on rounding.
+    game = load("gcbc", players=6)
+    for seed in range(6):
+        state = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
+        view = state.view(0).to_json()
+        post = posterior(game, view, None)
+        marginals = post.marginals()
+        top = post.top_leader()
+        for leader, key in (("agent", "p_agent"), ("kingpin", "p_kingpin")):
+            values = [m[key] for m in marginals]
+            tied = [s for s, v in enumerate(values) if abs(v - max(values)) < 1e-9]
+            assert top[leader] == min(tied), (seed, leader, values)
+            if values[0] < max(values):  # seat 0 holds no such leader: seats 1..5 tie
+                assert tied == [1, 2, 3, 4, 5]

@@ -119,10 +119,14 @@ class GCBCPosterior:
         return _marginals(zip(self.clusters, self.probs, strict=True), self.inverted)
 
     def top_leader(self) -> dict[str, int]:
-        """The likeliest holder of each leader card now: ``{"agent": seat, "kingpin": seat}``."""
+        """The likeliest holder of each leader card now: ``{"agent": seat, "kingpin": seat}``.
+
+        Seats tied within :data:`TIE` (equal in exact arithmetic, apart in the last bits after
+        rounding) go to the lowest seat, so the answer does not hang on the order of a sum.
+        """
         m = self.marginals()
-        return {"agent": int(np.argmax([x["p_agent"] for x in m])),
-                "kingpin": int(np.argmax([x["p_kingpin"] for x in m]))}
+        return {"agent": _first_top([x["p_agent"] for x in m]),
+                "kingpin": _first_top([x["p_kingpin"] for x in m])}
 
     def sample_deal(self, view_json: JSON, rng: np.random.Generator) -> list[list[str]]:
         """A deal drawn from the posterior (per seat, its set-up cards in set-up positions).
@@ -261,3 +265,13 @@ def _all_deals(n: int, side: int) -> IntArray:
         block[:, a], block[:, k] = Integrity.AGENT, Integrity.KINGPIN
         out.append(block)
     return np.concatenate(out)
+
+
+#: Probabilities closer than this are a tie (far below any real difference, far above rounding).
+TIE = 1e-12
+
+
+def _first_top(values: list[float]) -> int:
+    """The lowest index whose value is within :data:`TIE` of the largest."""
+    best = max(values)
+    return next(i for i, v in enumerate(values) if v >= best - TIE)
