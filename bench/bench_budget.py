@@ -47,8 +47,8 @@ import numpy as np
 import bots
 from solver import _accel
 from solver import games as game_registry
-from solver.core import CHANCE, Game, Seat
-from solver.core.referee import draw_chance
+from solver.core import Action, Game, Seat, State
+from solver.core.referee import play_out
 
 
 @dataclass(frozen=True)
@@ -105,23 +105,26 @@ def timed_decisions(game: Game, case: Case, budget: float, decisions: int,
         for seat, bot in players.items():
             bot.restart(state.view(seat))
         informed = 0
-        while not state.is_terminal() and len(out) < decisions:
-            seat = state.current_player()
-            if seat == CHANCE:
-                state.apply(draw_chance(state, children[-1]))
-            else:
-                view = state.view(seat)
-                start, cpu = time.perf_counter(), time.process_time()
-                action = players[seat].step(view)
-                spent, used = time.perf_counter() - start, time.process_time() - cpu
-                if seat in case.seats and len(view.legal_actions) >= 2:
-                    out.append((spent, used))
-                state.apply(action)
-            for event in state.events[informed:]:
+
+        # ``players`` bound per deal: the closures run only inside this deal's play_out
+        def act(st: State, seat: Seat, players: dict[Seat, bots.Bot] = players) -> Action:
+            view = st.view(seat)
+            start, cpu = time.perf_counter(), time.process_time()
+            action = players[seat].step(view)
+            spent, used = time.perf_counter() - start, time.process_time() - cpu
+            if seat in case.seats and len(view.legal_actions) >= 2:
+                out.append((spent, used))
+            return action
+
+        def inform(st: State, _: Seat, __: Action, players: dict[Seat, bots.Bot] = players) -> None:
+            nonlocal informed
+            for event in st.events[informed:]:
                 for bot_seat, bot in players.items():
                     if event.visible(bot_seat):
                         bot.inform(event)
-            informed = len(state.events)
+            informed = len(st.events)
+
+        play_out(state, act, children[-1], on_step=inform, stop=lambda _: len(out) >= decisions)
         deal += 1
     return out
 

@@ -29,6 +29,7 @@ if __name__ == "__main__":  # run as a script: make the repository importable as
 import bots
 from solver.belief.gcbc_behaviour import load_behaviour
 from solver.belief.gcbc_posterior import posterior
+from solver.core.referee import play_out
 from solver.games import load
 
 ACTIONS = {4: 100, 8: 200}
@@ -40,14 +41,10 @@ def views(players: int, seed: int = 1) -> tuple[Any, list[Any]]:
     st = game.new_initial_state()
     rng = np.random.default_rng(seed)
     seats = {s: bots.make(game, "heuristic", seat=s, rng=rng) for s in range(players)}
-    out = []
-    while not st.is_terminal() and len(out) < ACTIONS[players]:
-        if st.is_chance_node():
-            outcomes, probs = zip(*st.chance_outcomes(), strict=True)
-            st.apply(int(rng.choice(outcomes, p=probs)))
-        else:
-            st.apply(seats[st.current_player()].step(st.view(st.current_player())))
-        out.append(st.view(0).to_json())
+    out: list[Any] = []
+    # chance and the bots share ``rng`` in play order; one view of seat 0 after each action
+    play_out(st, lambda state, seat: seats[seat].step(state.view(seat)), rng, max_steps=ACTIONS[players],
+             on_step=lambda state, _, __: out.append(state.view(0).to_json()))
     return game, out
 
 

@@ -18,14 +18,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 if __name__ == "__main__":  # run as a script: make the repository importable as under pytest
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bots
 from solver.belief.lineup_memory import p_correct
-from solver.core import CHANCE, make_rng, spawn
+from solver.core import make_rng, spawn
+from solver.core.referee import play_out
 from solver.games import load
 from solver.plan.lineup_plan import Plan, cached_plan
 
@@ -51,15 +50,7 @@ def playout(seed: int = 1) -> Any:
     seats = [bots.make(GAME, "planner", seat=s, rng=rngs[s], memory="adult") for s in range(2)]
     for s, bot in enumerate(seats):
         bot.restart(state.view(s))
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat == CHANCE:
-            outcomes = state.chance_outcomes()
-            p = np.array([q for _, q in outcomes])
-            state.apply(outcomes[int(rngs[2].choice(len(outcomes), p=p / p.sum()))][0])
-        else:
-            state.apply(seats[seat].step(state.view(seat)))
-    return state
+    return play_out(state, lambda st, seat: seats[seat].step(st.view(seat)), rngs[2])
 
 
 def test_plan_solve(benchmark: Any) -> None:

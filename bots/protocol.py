@@ -85,6 +85,7 @@ from solver.core import (
     spawn,
 )
 from solver.core.files import parse_json, read_text
+from solver.core.referee import draw_chance, play_out
 from solver.search.limits import SearchCaps, SearchScope, current_scope, search_scope
 
 PROTOCOL_VERSION: Final = 1
@@ -733,7 +734,7 @@ class SeatServer:
         if not table.state.is_chance_node():
             raise ProtocolError(ErrorKind.NOT_YOUR_TURN,
                                 f"not a chance node: {table.state.decision().prompt}")
-        return [self._commit(table, self._draw(table))]
+        return [self._commit(table, draw_chance(table.state, table.chance_rng))]
 
     def _act(self, msg: JSON) -> list[Reply]:
         table = self._table(msg)
@@ -755,20 +756,19 @@ class SeatServer:
     def _advance(self, msg: JSON) -> list[Reply]:
         table = self._table(msg)
         replies: list[Reply] = []
+        scope = current_scope()
+
+        def stop(state: State) -> bool:  # a cancelled request, or a seat that must be asked for its move
+            cancelled = scope is not None and scope.cancelled()
+            return cancelled or (not state.is_chance_node() and state.current_player() not in table.bots)
+
+        def commit(_: State, action: Action) -> State:
+            replies.append(self._commit(table, action))
+            return table.state
+
         try:
-            scope = current_scope()
-            while len(replies) < self.max_advance_steps:
-                state = table.state
-                if state.is_terminal() or (scope is not None and scope.cancelled()):
-                    break
-                if state.is_chance_node():
-                    action = self._draw(table)
-                else:
-                    seat = state.decision().seat
-                    if seat not in table.bots:
-                        break
-                    action = self._bot_move(table, seat)
-                replies.append(self._commit(table, action))
+            play_out(table.state, lambda _, seat: self._bot_move(table, seat), table.chance_rng,
+                     max_steps=self.max_advance_steps, stop=stop, apply=commit)
         except ProtocolError as err:
             # Each step stands on its own: the steps already made are reported before the fault.
             replies.append(error_reply(err.kind, f"after {len(replies)} steps: {err.message}"))
@@ -917,12 +917,6 @@ class SeatServer:
         if seat >= table.game.num_players:
             raise _bad(f"seat {seat} is not a seat of this game (0..{table.game.num_players - 1})")
         return seat
-
-    def _draw(self, table: _Table) -> Action:
-        outcomes = table.state.chance_outcomes()
-        probs = np.array([p for _, p in outcomes], dtype=float)
-        index = int(table.chance_rng.choice(len(outcomes), p=probs / probs.sum()))
-        return outcomes[index][0]
 
     def _bot_move(self, table: _Table, seat: Seat) -> Action:
         """Bring the seat's bot up to date with what it may see, and ask it for a move."""

@@ -107,6 +107,7 @@ import numpy as np
 from solver.core.errors import IllegalActionError, InvalidActionError
 from solver.core.events import Event
 from solver.core.game import JSON, Decision, DecisionKind, Game, State, View
+from solver.core.referee import draw_outcome, play_out
 from solver.core.types import CHANCE, TERMINAL, Action, Seat
 
 __all__ = ["CHECKS", "CheckReport", "ConformanceError", "check_game", "random_game"]
@@ -259,20 +260,27 @@ def random_game(
     """
     state = game.new_initial_state()
     steps = 0
-    while not state.is_terminal():
-        if check is not None and steps % every == 0:
-            check(state)
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = outcomes[int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))][0]
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.integers(len(legal)))]
-        state.apply_unchecked(action)
+
+    def uniform(st: State, _: Seat) -> Action:
+        legal = st.legal_actions()
+        return legal[int(rng.integers(len(legal)))]
+
+    def unchecked(st: State, action: Action) -> State:
+        st.apply_unchecked(action)
+        return st
+
+    def checked(st: State, _: Seat, __: Action) -> None:  # before the next action, or the final check below
+        nonlocal steps
         steps += 1
-        if steps > max_steps:
-            actions = state.to_json()["actions"][-40:]
-            raise AssertionError(f"no end after {max_steps:,} actions: {actions}")
+        if check is not None and steps % every == 0 and not st.is_terminal():
+            check(st)
+
+    if check is not None and not state.is_terminal():
+        check(state)
+    state = play_out(state, uniform, rng, on_step=checked, max_steps=max_steps, apply=unchecked)
+    if not state.is_terminal():
+        actions = state.to_json()["actions"][-40:]
+        raise AssertionError(f"no end after {max_steps:,} actions: {actions}")
     if check is not None:
         check(state)
     return state
@@ -480,9 +488,7 @@ class _Checker:
         with self.guard("playout", state, "asking whose turn it is"):
             chance = state.is_chance_node()
         if chance:
-            outcomes = self.check_chance(state, legal)
-            probs = np.array([p for _, p in outcomes], dtype=float)
-            return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
+            return draw_outcome(self.check_chance(state, legal), rng)
         if not legal:
             raise self.fail("legal-actions", "no legal actions in a state that is not terminal", state)
         return int(legal[int(rng.integers(len(legal)))])

@@ -8,7 +8,7 @@ import numpy as np
 
 import bots
 from solver import games
-from solver.core.referee import draw_chance
+from solver.core import Action, Seat, State, referee
 from solver.games.gcbc import ops
 from solver.games.gcbc.rules import GCBCState
 
@@ -21,15 +21,17 @@ def heuristic_position(players: int, seed: int, decisions: int, announce: bool =
     state = game.new_initial_state()
     seated = {s: bots.make(game, "heuristic", seat=s, rng=seed + s) for s in range(players)}
     done = 0
-    while not state.is_terminal() and (
-        done < decisions or state.current_player() < 0 or (announce and state.stack[-1][0] != ops.ANNOUNCE)
-    ):
-        seat = state.current_player()
-        if seat < 0:
-            state.apply(draw_chance(state, rng))
-            continue
-        state.apply(seated[seat].step(state.view(seat)))
+
+    def act(st: State, seat: Seat) -> Action:
+        nonlocal done
         done += 1
+        return seated[seat].step(st.view(seat))
+
+    def there(st: State) -> bool:  # a player's decision after ``decisions`` of them (an announcement)
+        return done >= decisions and st.current_player() >= 0 and not (
+            announce and isinstance(st, GCBCState) and st.stack[-1][0] != ops.ANNOUNCE)
+
+    referee.play_out(state, act, rng, stop=there)
     if not isinstance(state, GCBCState):
         raise TypeError("gcbc game built another state type")
     return state
@@ -37,10 +39,5 @@ def heuristic_position(players: int, seed: int, decisions: int, announce: bool =
 
 def play_out(state: GCBCState, seated: Mapping[int, bots.Bot], rng: np.random.Generator) -> GCBCState:
     """Play ``state`` to its end with ``seated[seat]`` at each seat (the checked ``apply``)."""
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat < 0:
-            state.apply(draw_chance(state, rng))
-            continue
-        state.apply(seated[seat].step(state.view(seat)))  # apply() rejects an illegal action
+    referee.play_out(state, lambda st, seat: seated[seat].step(st.view(seat)), rng)
     return state

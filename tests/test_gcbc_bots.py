@@ -25,8 +25,8 @@ from bots.gcbc.heuristic import HeuristicBot, _Decider, informed, read_view, top
 from bots.protocol import SeatServer, encode_reply
 from solver.belief.gcbc_behaviour import load_behaviour
 from solver.belief.gcbc_posterior import posterior
-from solver.core import ConfigError, Event, IllegalActionError, make_rng, spawn
-from solver.core.referee import draw_chance as draw
+from solver.core import Action, ConfigError, Event, IllegalActionError, Seat, State, make_rng, spawn
+from solver.core.referee import advance_chance, play_out
 from solver.games import load
 from solver.games.gcbc.deal import team_of
 from solver.games.gcbc.events import Investigated
@@ -41,13 +41,12 @@ def play(game: GCBCGame, seed: int, lineup: list[str], stop: int | None = None) 
     state = game.new_initial_state()
     rngs = spawn(make_rng(seed), game.num_players + 1)
     players = [bots.make(game, lineup[s], seat=s, rng=rngs[s]) for s in range(game.num_players)]
-    while not state.is_terminal() and (stop is None or len(state.history) < stop):
-        if state.is_chance_node():
-            state.apply(draw(state, rngs[-1]))
-        else:
-            seat = state.current_player()
-            state.apply(players[seat].step(state.view(seat)))
-        assert len(state.history) < 20_000, "a game that does not end"
+
+    def bounded(st: State, _: Seat, __: Action) -> None:
+        assert len(st.history) < 20_000, "a game that does not end"
+
+    play_out(state, lambda st, seat: players[seat].step(st.view(seat)), rngs[-1],
+             max_steps=stop, on_step=bounded)
     return state
 
 
@@ -140,12 +139,9 @@ def test_advice_ranks_every_legal_move_with_a_reason() -> None:
     rng = np.random.default_rng(3)
     advisers = [bots.make(game, "heuristic", seat=s, rng=s) for s in range(6)]
     kinds: set[str] = set()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply(draw(state, rng))
-            continue
-        seat = state.current_player()
-        view = state.view(seat)
+
+    def advised(st: State, seat: Seat) -> Action:
+        view = st.view(seat)
         advice = advisers[seat].advise(view)
         assert sorted(r.action for r in advice.ranked) == sorted(view.legal_actions)
         assert all(r.reason for r in advice.ranked)
@@ -153,7 +149,9 @@ def test_advice_ranks_every_legal_move_with_a_reason() -> None:
         assert advice.summary and advice.belief["team"] in ("honest", "crooked")
         assert len(advice.belief["seats"]) == 6
         kinds.add(advice.best.text.split()[0])
-        state.apply(advice.best.action)
+        return advice.best.action
+
+    play_out(state, advised, rng)
     assert {"arrange", "aim", "pass", "flip"} <= kinds and kinds & {"investigate", "shoot", "arm"}
 
 
@@ -250,17 +248,11 @@ def team_match(seeds: range, bot: str = "heuristic", other: str = "random") -> d
         for honest_bot, crooked_bot in ((bot, other), (other, bot)):
             state = game.new_initial_state()
             rngs = spawn(make_rng(seed), players + 1)
-            while state.is_chance_node():
-                state.apply(draw(state, rngs[-1]))
+            advance_chance(state, rngs[-1])
             teams = [team_of(state.cards[s]) for s in range(players)]
             lineup = [honest_bot if team == "honest" else crooked_bot for team in teams]
             seated = [bots.make(game, lineup[s], seat=s, rng=rngs[s]) for s in range(players)]
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply(draw(state, rngs[-1]))
-                else:
-                    seat = state.current_player()
-                    state.apply(seated[seat].step(state.view(seat)))
+            play_out(state, lambda st, seat: seated[seat].step(st.view(seat)), rngs[-1])  # noqa: B023 (run here)
             wins["games"] += 1
             key = {"honest": honest_bot, "crooked": crooked_bot}.get(state.winner, "solo")
             wins[key] += 1

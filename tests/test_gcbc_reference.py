@@ -40,7 +40,7 @@ from solver import games
 from solver.belief.gcbc_behaviour import BehaviourModel, load_behaviour, seen_name
 from solver.belief.gcbc_posterior import posterior
 from solver.core import IllegalActionError
-from solver.core.referee import draw_chance
+from solver.core.referee import play_out
 from solver.games.gcbc import codec, ops
 from solver.games.gcbc.deal import ARRANGEMENTS, INTEGRITY_NAMES, Integrity, team_of
 from solver.games.gcbc.equipment import Effect
@@ -330,9 +330,7 @@ def play(seed: int, heuristic: bool, actions: int) -> GCBCState:
     state = game.new_initial_state()
     seated = {s: bots.make(game, "heuristic" if heuristic else "random", seat=s, rng=seed + s)
               for s in range(PLAYERS)}
-    while not state.is_terminal() and len(state.history) < actions:
-        seat = state.current_player()
-        state.apply(draw_chance(state, rng) if seat < 0 else seated[seat].step(state.view(seat)))
+    play_out(state, lambda st, seat: seated[seat].step(st.view(seat)), rng, max_steps=actions)
     if not isinstance(state, GCBCState):
         raise TypeError("gcbc game built another state type")
     return state

@@ -9,14 +9,14 @@ import subprocess
 import sys
 from typing import Any
 
-import numpy as np
 import pytest
 
 import bots
 from bots.arena.tournament import BotSpec
 from bots.hint import advise, format_advice
 from bots.protocol import SeatServer, encode_reply
-from solver.core import CHANCE, make_rng, spawn
+from solver.core import Action, Seat, State, make_rng, spawn
+from solver.core.referee import play_out
 from solver.games import load
 
 LEVELS = ("child", "adult", "sharp", "perfect")
@@ -36,25 +36,24 @@ def play(players: int, names: list[str], seed: int, levels: list[str] | None = N
     for s, bot in enumerate(seats):
         bot.restart(state.view(s))
     informed = 0
-    while not state.is_terminal() and len(state.history) < limit:
-        seat = state.current_player()
-        if seat == CHANCE:
-            outcomes = state.chance_outcomes()
-            p = np.array([q for _, q in outcomes])
-            state.apply(outcomes[int(rngs[-1].choice(len(outcomes), p=p / p.sum()))][0])
-        else:
-            view = state.view(seat)
-            if through_json:
-                view = game.view_from_json(json.loads(json.dumps(view.to_json())))
-            action = seats[seat].step(view)
-            assert action in state.legal_actions()
-            state.apply(action)
-        for event in state.events[informed:]:
+
+    def act(st: State, seat: Seat) -> Action:
+        view = st.view(seat)
+        if through_json:
+            view = game.view_from_json(json.loads(json.dumps(view.to_json())))
+        action = seats[seat].step(view)
+        assert action in st.legal_actions()
+        return action
+
+    def inform(st: State, _: Seat, __: Action) -> None:
+        nonlocal informed
+        for event in st.events[informed:]:
             for s, bot in enumerate(seats):
                 if event.visible(s):
                     bot.inform(event)
-        informed = len(state.events)
-    return state
+        informed = len(st.events)
+
+    return play_out(state, act, rngs[-1], on_step=inform, max_steps=limit)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -292,19 +291,17 @@ def stateless_game(level: str, seed: int, carry: bool = True) -> tuple[Any, Stat
     alive.restart(state.view(0))
     other.restart(state.view(1))
     differ = 0
-    while not state.is_terminal() and len(state.history) < 3000:
-        seat = state.current_player()
-        if seat == CHANCE:
-            outcomes = state.chance_outcomes()
-            p = np.array([q for _, q in outcomes])
-            state.apply(outcomes[int(rngs[2].choice(len(outcomes), p=p / p.sum()))][0])
-        elif seat == 0:
-            view = state.view(0)
-            text = table.decide(view)
-            differ += text != game.action_to_str(alive.step(view))
-            state.apply(game.str_to_action(text))
-        else:
-            state.apply(other.step(state.view(1)))
+
+    def act(st: State, seat: Seat) -> Action:
+        nonlocal differ
+        if seat != 0:
+            return other.step(st.view(1))
+        view = st.view(0)
+        text = table.decide(view)
+        differ += text != game.action_to_str(alive.step(view))
+        return game.str_to_action(text)
+
+    state = play_out(state, act, rngs[2], max_steps=3000)
     return state, table, differ
 
 

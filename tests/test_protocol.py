@@ -19,7 +19,7 @@ import pytest
 import bots
 import bots.protocol as protocol
 from bots.protocol import MAX_LINE, ErrorKind, SeatServer, encode_reply, serve_lines, tcp_server
-from solver.core import TERMINAL, State
+from solver.core import TERMINAL, State, referee
 from solver.games import load
 from solver.games.police07.codec import REVEALED_MOVES
 from solver.games.police07.rules import Police07State
@@ -427,16 +427,16 @@ def test_failing_bot_is_an_internal_error_and_changes_nothing(monkeypatch: pytes
 def test_advance_reports_the_steps_made_before_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     client = Client()
     game_id = start(client, ALL_BOTS)
-    real_draw = SeatServer._draw
+    real_draw = referee.draw_chance  # the server's advance draws chance through the referee
     calls = []
 
-    def flaky(self: SeatServer, table: Any) -> int:
+    def flaky(state: State, rng: np.random.Generator) -> int:
         calls.append(1)
         if len(calls) == 3:
             raise RuntimeError("broken dealer")
-        return real_draw(self, table)
+        return real_draw(state, rng)
 
-    monkeypatch.setattr(SeatServer, "_draw", flaky)
+    monkeypatch.setattr(referee, "draw_chance", flaky)
     replies = client.send({"type": "advance", "game_id": game_id})
     assert [r["type"] for r in replies] == ["applied", "applied", "error"]
     assert replies[-1]["error"] == "internal" and replies[-1]["message"].startswith("after 2 steps")

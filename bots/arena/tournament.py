@@ -71,16 +71,18 @@ from solver import games as game_registry
 from solver.core import (
     CHANCE,
     JSON,
+    Action,
     ConfigError,
     CopsolverError,
     Game,
     IllegalActionError,
     Seat,
+    State,
     make_rng,
     spawn,
     stable_hash,
 )
-from solver.core.referee import draw_chance, outcome
+from solver.core.referee import outcome, play_out
 
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
@@ -305,31 +307,40 @@ def play_game(
         bot.restart(view)
         seconds[seat] += clock() - start
     informed = 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat == CHANCE:
-            state.apply(draw_chance(state, chance_rng))
-        else:
-            view = state.view(seat)
-            start = clock()
-            action = players[seat].step(view)
-            spent = clock() - start
-            seconds[seat] += spent
-            steps[seat].append(spent)
-            decisions[seat] += 1
-            try:
-                state.apply(action)
-            except CopsolverError as err:
-                raise IllegalActionError(
-                    f"{seats[seat].label} bot at seat {seat} of {game.name} (deal seed {seed}): {err}"
-                ) from err
-        for event in state.events[informed:]:
+
+    def act(st: State, seat: Seat) -> Action:
+        view = st.view(seat)
+        start = clock()
+        action = players[seat].step(view)
+        spent = clock() - start
+        seconds[seat] += spent
+        steps[seat].append(spent)
+        decisions[seat] += 1
+        return action
+
+    def apply(st: State, action: Action) -> State:
+        seat = st.current_player()
+        try:
+            st.apply(action)
+        except CopsolverError as err:
+            if seat == CHANCE:
+                raise
+            raise IllegalActionError(
+                f"{seats[seat].label} bot at seat {seat} of {game.name} (deal seed {seed}): {err}"
+            ) from err
+        return st
+
+    def inform(st: State, _: Seat, __: Action) -> None:
+        nonlocal informed
+        for event in st.events[informed:]:
             for bot_seat, bot in players.items():
                 if event.visible(bot_seat):
                     start = clock()
                     bot.inform(event)
                     seconds[bot_seat] += clock() - start
-        informed = len(state.events)
+        informed = len(st.events)
+
+    play_out(state, act, chance_rng, on_step=inform, apply=apply)
     winner, reason = outcome(state)
     return GameRecord(
         seed=seed,

@@ -40,7 +40,8 @@ import numpy as np
 from solver.belief.gcbc_behaviour import SCHEMES, BehaviourModel, fit, fit_known
 from solver.belief.gcbc_posterior import posterior
 from solver.belief.gcbc_walk import Choice, Known, Walk
-from solver.core import JSON, ConfigError
+from solver.core import JSON, Action, ConfigError, Seat, State
+from solver.core.referee import play_out
 from solver.games.gcbc.deal import Integrity, team_of
 from solver.games.gcbc.rules import GCBCGame
 
@@ -83,24 +84,24 @@ def play(players: int, bot: str, seed: int) -> Played:
     st = game.new_initial_state()
     rng = np.random.default_rng(seed)
     seats = {s: bots.make(game, bot, seat=s, rng=rng) for s in range(players)}
-    cards_before: list[tuple[tuple[int, ...], ...]] = []  # every seat's cards before each action
+    # every seat's cards before each action (and, last, at the end)
+    cards_before: list[tuple[tuple[int, ...], ...]] = [tuple(tuple(c) for c in st.cards)]
     points: list[Point] = []
     last_round = 0
-    while not st.is_terminal():
-        seat = st.current_player()
+
+    def record(_: State, __: Seat, ___: Action) -> None:  # ``st`` is the state played on, typed as GCBC's
+        nonlocal last_round
         cards_before.append(tuple(tuple(c) for c in st.cards))
-        if st.is_chance_node():
-            outcomes, probs = zip(*st.chance_outcomes(), strict=True)
-            st.apply(int(rng.choice(outcomes, p=probs)))
-        else:
-            st.apply(seats[seat].step(st.view(seat)))
         rnd = (st.turn - 1) // players + 1 if st.turn else 0
         if rnd > last_round and not st.is_terminal():
             last_round = rnd
             honest = [team_of(st.cards[s], st.inverted[s]) == "honest" for s in range(players)]
             leader = [0 if Integrity.AGENT in c else 1 if Integrity.KINGPIN in c else 2 for c in st.cards]
-            points += [Point(players, rnd, st.view(s).to_json(), honest, leader, list(st.alive))
-                       for s in range(players) if st.alive[s]]
+            points.extend(Point(players, rnd, st.view(s).to_json(), honest, leader, list(st.alive))
+                          for s in range(players) if st.alive[s])
+
+    # The bots and chance share ``rng``, in play order, as they always have: seeded runs stay the same.
+    play_out(st, lambda state, seat: seats[seat].step(state.view(seat)), rng, on_step=record)
     walk = Walk(game, 0)
     walk.extend(st.view(0).to_json()["history"])
     samples = [(c, cards_before[c.index][c.actor]) for c in walk.choices]

@@ -43,7 +43,8 @@ from solver.belief.categories import (
     category_names,
     detective_stops,
 )
-from solver.core import CHANCE, JSON, spawn
+from solver.core import JSON, Action, Seat, State, spawn
+from solver.core.referee import play_out
 from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game
 
@@ -113,19 +114,16 @@ def play_game(game: Police07Game, rng: np.random.Generator) -> tuple[list[Decisi
     bots = [make(game, BOT, seat=seat, rng=child) for seat, child in enumerate(spawn(rng, game.num_players))]
     state = game.new_initial_state()
     decisions = []
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat == CHANCE:
-            outcomes = state.chance_outcomes()
-            pick = rng.choice(len(outcomes), p=[p for _, p in outcomes])
-            state.apply(outcomes[int(pick)][0])
-            continue
+
+    def act(_: State, seat: Seat) -> Action:  # ``state`` is the one played on, typed as Police 07's
         view = state.view(seat)
         if seat > 0:
             found = _count(game, view.to_json(), state.pos[0])
             if found is not None:
                 decisions.append(found)
-        state.apply(bots[seat].step(view))
+        return bots[seat].step(view)
+
+    play_out(state, act, rng)  # chance draws from ``rng`` itself, after the bots' generators were spawned
     return decisions, state.winner
 
 
