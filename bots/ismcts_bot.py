@@ -2,9 +2,10 @@
 
 Every game gets the generic bot: determinizations from the game's own ``resample`` over the Python
 rules (:class:`~solver.search.sim.StateSim`), with each seat's payoff read as a win (1), a loss (0)
-or neither (1/2), so values are win chances and one exploration constant suits every game. Police 07
-gets its own subclass that searches on the game's simulator (compiled when built) with its own
-rewards (coalition reduction for the detectives) and playout policy.
+or neither (1/2), so values are win chances and one exploration constant suits every game. A game's
+own package may register a subclass under the same name that searches differently (a compiled
+simulator, its own rewards, playouts or determinizations, as ``bots/<game>/ismcts.py``); this module
+knows no game.
 
 Strength is the budget: ``iterations`` per move, or ``seconds`` per move when given (wall time, so
 not reproducible from a seed alone). The search draws from a SplitMix64 seeded from the bot's numpy
@@ -26,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
@@ -37,17 +38,12 @@ from solver.core.rng import SplitMix64
 from solver.search.ismcts import (
     MAX_ITERATIONS,
     Budget,
-    NodeKeys,
     SearchParams,
     SearchResult,
     is_compiled_determinizer,
     run_search,
 )
 from solver.search.sim import Determinizer, ResampleDeterminizer, StateSim
-
-if TYPE_CHECKING:
-    from solver.games.police07.sim import Chase, FactorKeys
-
 
 #: A search's time is up (the sims' cut-off; see :meth:`WinLossSim.is_terminal`).
 Expired = Callable[[], bool]
@@ -252,182 +248,4 @@ class ISMCTSBot(Bot):
         return Advice(view.seat, tuple(ranked), self.belief(view), summary)
 
 
-#: How the Police 07 detectives' search weighs Dr. Factor's possible stops (option ``belief``).
-BELIEFS = ("filter", "categories", "uniform")
-#: The choices of the options ``chase``, ``factor_keys``, ``tree`` and ``move_filter`` (each also
-#: takes ``auto``).
-CHASES = ("true", "belief")
-FACTOR_KEYS = ("path", "stop")
-TREES = ("actor", "searcher")
-MOVE_FILTERS = ("playout", "tree")
-#: What ``auto`` means for those options, by role (key: the bot plays Dr. Factor). Each side
-#: searches one tree keyed by what it knows (Nijssen & Winands 2012's single tree): Dr. Factor's
-#: detectives in it see where he is, and he merges paths that reach the same stop; in the
-#: detectives' tree his decisions are nodes of the public history, pooling every determinization of
-#: where he is (their ``factor_keys`` is then unused: no node is his own). Playout detectives chase
-#: his true stop, so playouts need not track the possible set. Measured against the other choices
-#: in bench/results/README.md ("Dr. Factor's search", "The detectives' tree").
-ROLE_DEFAULTS: Mapping[bool, Mapping[str, str]] = {
-    True: {"chase": "true", "factor_keys": "stop", "tree": "searcher", "move_filter": "playout"},
-    False: {"chase": "true", "factor_keys": "path", "tree": "searcher", "move_filter": "playout"},
-}
-
-
-class Police07ISMCTSBot(ISMCTSBot):
-    """ISMCTS on the Police 07 simulator (compiled when built), for Dr. Factor and the detectives.
-
-    Determinizations draw Dr. Factor's hidden path from the detectives' possible-location sets.
-    Playouts follow the simulator's policy: with probability ``epsilon`` a uniform move, otherwise
-    Dr. Factor flees and detectives chase his stop (``chase="true"``; ``"belief"``: a stop drawn from
-    the public possible set). Each side searches a single tree keyed by its own information
-    (``tree="searcher"``, Cowling, Powley & Whitehouse 2012's single-observer ISMCTS, the tree
-    shape of Nijssen & Winands 2012): in the detectives' tree Dr. Factor's decisions are nodes of
-    the public history, pooling every determinization of where he is; Dr. Factor, who sees
-    everything but the detectives' future choices, merges his paths that reach the same stop
-    (``factor_keys="stop"``). ``tree="actor"`` keys every node by the acting seat's information
-    instead (their multiple-observer keys: Dr. Factor's nodes in the detectives' tree are then his
-    information sets). ``auto`` picks these by role (:data:`ROLE_DEFAULTS`). Detective rewards are
-    shared with ``coalition_r`` (coalition reduction: a little less for a teammate's capture). As
-    detectives it draws his stop from ``belief``: ``filter`` (default) follows his moves with a
-    learnt model of how he moves (:mod:`solver.belief.location_filter`), ``categories`` weighs the
-    possible stops by location categories (:mod:`solver.belief.categories`), ``uniform`` draws any
-    possible stop. See :mod:`solver.games.police07.sim`.
-    """
-
-    description: ClassVar[str] = (
-        "Information Set MCTS on the Police 07 simulator, both roles; strength by --iterations or --seconds"
-    )
-    options: ClassVar[Mapping[str, Option]] = {
-        **_BUDGET_OPTIONS,
-        "epsilon": Option(0.1, float, "playout: probability of a uniform move, not the policy's", 0.0, 1.0),
-        # 0.3, not NW2012's 0.1: the better of 0.1/0.3/0.5 against nw2012 in seeded arenas
-        # (bench/results/README.md, "tuning ismcts").
-        "coalition_r": Option(
-            0.3, float, "reward a detective gives up when a teammate captures (below 1)", 0.0, 0.999
-        ),
-        # filter, not categories: better held-out log-probability of his true stop
-        # (solver/games/police07/data/factor_model.json) and win rate (bench/results/README.md).
-        "belief": Option(
-            "filter", str, "detectives: draw Dr. Factor's stop by filter (a learnt model of his moves, "
-            "followed from his start), categories (location-category weights) or uniform"
-        ),
-        "chase": Option(
-            "auto", str, "playout detectives chase: auto (by role, see ROLE_DEFAULTS), true (his stop) "
-            "or belief (a stop drawn from the public possible set)"
-        ),
-        "factor_keys": Option(
-            "auto", str, "Dr. Factor's nodes: auto (by role), path (one per path from the root) or stop "
-            "(paths with the same public history that reach the same stop share one: transpositions)"
-        ),
-        "tree": Option(
-            "auto", str, "whose information keys a node: auto (by role), actor (each seat's own, ISMCTS) "
-            "or searcher (the searching seat's, as Nijssen & Winands' single tree)"
-        ),
-        "move_filter": Option(
-            "auto", str, "Dr. Factor's moves: auto (by role), playout (playout candidates thinned: no "
-            "joker while an own ticket moves, double only in danger) or tree (Nijssen & Winands' filter "
-            "on his legal moves in tree and playouts: no joker where an own ticket reaches the stop)"
-        ),
-    }
-
-    def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
-        from solver.games.police07.rules import Police07Game
-
-        if not isinstance(game, Police07Game):
-            raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {game.name!r}")
-        super().__init__(game, seat, rng, **options)
-        for name, choices in (("chase", CHASES), ("factor_keys", FACTOR_KEYS), ("tree", TREES),
-                              ("move_filter", MOVE_FILTERS)):
-            if self.settings[name] not in ("auto", *choices):
-                raise ConfigError(f"ismcts bot: option {name!r} must be auto, {', '.join(choices)}, "
-                                  f"not {self.settings[name]!r}")
-        #: the search settings of this seat's role, ``auto`` resolved (:data:`ROLE_DEFAULTS`)
-        self.role_settings: dict[str, str] = {
-            name: ROLE_DEFAULTS[seat == 0][name] if self.settings[name] == "auto" else self.settings[name]
-            for name in ROLE_DEFAULTS[True]
-        }
-        self.params = dataclasses.replace(self.params, keys=cast(NodeKeys, self.role_settings["tree"]))
-        if self.settings["belief"] not in BELIEFS:
-            raise ConfigError(f"ismcts bot: option 'belief' must be one of {', '.join(BELIEFS)}, "
-                              f"not {self.settings['belief']!r}")
-        from solver.games.police07.sim import SimTables
-
-        role = self.role_settings
-        # The simulator's tables depend on the game and the settings only, so they are built once,
-        # with the bot (as nw2012's), not at every decision. Only the belief chase reads the sim's
-        # possible set; not tracking it saves time per playout.
-        self.tables = SimTables.build(
-            game, epsilon=self.settings["epsilon"], coalition_r=self.settings["coalition_r"],
-            chase=cast("Chase", role["chase"]), factor_keys=cast("FactorKeys", role["factor_keys"]),
-            track_possible=role["chase"] == "belief", filter_tree=role["move_filter"] == "tree",
-            joker_filter="same_stop" if role["move_filter"] == "tree" else "all")
-        if seat != 0 and self.settings["belief"] == "filter":
-            # The filter's tables are built on first use (tens of ms, once a process): here rather
-            # than in the first decision, which would overrun its time budget by that much.
-            from solver.belief.factor_model import load_model
-            from solver.belief.location_filter import adjacency
-            from solver.games.police07.bitsets import mask_stops
-
-            load_model()
-            adjacency(game.board)
-            mask_stops(0)
-
-    def _placing(self, view: View) -> bool:
-        # The simulator starts after set-up, so free-start placements (variant) are not searched.
-        from solver.games.police07.codec import PLACE_BASE
-
-        return any(PLACE_BASE < a < PLACE_BASE + 256 for a in view.legal_actions)
-
-    def _placer(self) -> Bot:
-        from bots.police07.heuristic import HeuristicBot
-
-        return HeuristicBot(self.game, self.seat, self.rng)
-
-    @on_the_clock
-    def step(self, view: View) -> Action:
-        """The search's choice; a free-start placement is left to the heuristic bot."""
-        self.check_view(view)
-        if self._placing(view):
-            return self._placer().step(view)
-        return super().step(view)
-
-    @on_the_clock
-    def advise(self, view: View, budget: float | None = None) -> Advice:
-        """The search's ranked actions; a free-start placement is ranked by the heuristic bot."""
-        self.check_view(view)
-        if self._placing(view):
-            return self._placer().advise(view, budget)
-        return super().advise(view, budget)
-
-    def determinizer(self, view: View) -> Determinizer:
-        """The Police 07 simulator's determinizer for ``view`` (compiled when built)."""
-        from solver.games.police07.rules import Police07Game
-        from solver.games.police07.sim import make_determinizer
-
-        if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker
-            raise ConfigError(f"ismcts bot: the Police 07 bot plays police07 only, not {self.game.name!r}")
-        belief = None
-        if self.seat != 0 and self.settings["belief"] == "filter":
-            from solver.belief.location_filter import filtered_belief
-
-            belief = filtered_belief(self.game, view)
-        elif self.seat != 0 and self.settings["belief"] == "categories":
-            from solver.belief.categories import category_weights
-
-            # Location categorisation (Nijssen & Winands 2012): likelier stops are drawn more often.
-            belief = category_weights(self.game, view)
-        return make_determinizer(self.game, view, self.tables, belief)
-
-    def belief(self, view: View) -> dict[str, Any]:
-        """Dr. Factor's possible stops as the seat's view allows (his own stop, for him)."""
-        from solver.games.police07.locations import possible_locations
-        from solver.games.police07.rules import Police07Game
-
-        if not isinstance(self.game, Police07Game):  # narrowed in __init__; for the type checker
-            return {}
-        stops = sorted(possible_locations(self.game, view.to_json()))
-        return {"possible_stops": stops, "count": len(stops)}
-
-
 register(ANY_GAME, ISMCTSBot)
-register("police07", Police07ISMCTSBot)
