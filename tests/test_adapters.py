@@ -4,7 +4,8 @@ The spec tests need only numpy and always run. The OpenSpiel tests need the ``op
 the PettingZoo tests the ``pettingzoo`` extra; without them each test is skipped and says what to
 install. With them, the ecosystems' own conformance tests run on our games: OpenSpiel's
 ``random_sim_test`` (clone, serialize, legal-action masks, chance outcomes, returns, bounds) and
-PettingZoo's ``api_test`` and ``seed_test``.
+PettingZoo's ``api_test`` and ``seed_test``. This file holds Police 07's cases in depth;
+``test_adapters_games.py`` runs the suites on every registered game.
 """
 
 from __future__ import annotations
@@ -357,10 +358,6 @@ def pz() -> Any:
     return pettingzoo
 
 
-#: api_test warnings every dict-observation env gets (PettingZoo exempts its own classic envs by name)
-DICT_OBSERVATION_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably")
-
-
 @pytest.mark.parametrize("config", list(CONFIGS))
 def test_pettingzoo_api_test(pz: Any, config: str) -> None:
     from pettingzoo.test import api_test
@@ -369,8 +366,7 @@ def test_pettingzoo_api_test(pz: Any, config: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         api_test(env, num_cycles=300)
-    other = {str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_WARNINGS)}
-    assert not other
+    assert [str(w.message) for w in caught] == []
 
 
 def test_pettingzoo_mini_board(pz: Any, mini_board: str) -> None:
@@ -399,12 +395,12 @@ def play_env(env: Any, seed: int, action_seed: int) -> tuple[list[int], dict[str
     rng = np.random.default_rng(action_seed)
     totals: dict[str, float] = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
+        _, reward, terminated, truncated, info = env.last()
         totals[agent] += reward
         if terminated or truncated:
             env.step(None)
             continue
-        legal = np.flatnonzero(observation["action_mask"])
+        legal = np.flatnonzero(info["action_mask"])
         env.step(int(legal[int(rng.integers(len(legal)))]))
     return list(env.state_now.history), totals
 
@@ -429,12 +425,15 @@ def test_pettingzoo_observations_are_the_view(pz: Any) -> None:
             seat = int(agent.split("_")[1])
             view = env.state_now.view(seat)
             observation = env.observe(agent)
-            assert np.array_equal(observation["observation"], encoder.encode(view))
-            assert observation["action_mask"].dtype == np.int8
-            assert sorted(np.flatnonzero(observation["action_mask"]).tolist()) == list(view.legal_actions)
-            assert (observation["action_mask"].sum() > 0) == (agent == env.agent_selection)
-        observation, *_ = env.last()
-        legal = np.flatnonzero(observation["action_mask"])
+            assert isinstance(observation, np.ndarray) and observation.dtype == np.float32
+            assert env.observation_space(agent).contains(observation)
+            assert np.array_equal(observation, encoder.encode(view))
+            mask = env.infos[agent]["action_mask"]
+            assert mask.dtype == np.int8
+            assert sorted(np.flatnonzero(mask).tolist()) == list(view.legal_actions)
+            assert (mask.sum() > 0) == (agent == env.agent_selection)
+        *_, info = env.last()
+        legal = np.flatnonzero(info["action_mask"])
         env.step(int(legal[step % len(legal)]))
 
 
@@ -451,6 +450,6 @@ def test_pettingzoo_errors_and_render(pz: Any) -> None:
         env.step(None)
     assert pz.env("police07").render() is None
     with pytest.raises(ConfigError, match="render_mode"):
-        pz.env("police07", render_mode="human")
+        pz.env("police07", render_mode="rgb_array")
     with pytest.raises(ConfigError, match="options go with a game name"):
         pz.env(solver.games.load("police07"), players=3)

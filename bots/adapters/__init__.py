@@ -7,7 +7,8 @@ ecosystem on load and fails with an :class:`ImportError` that names the extra to
     pip install 'copsolver[pettingzoo]'    # bots.adapters.pettingzoo
 
 What the adapters must know about a game beyond the core protocol (action-id bounds, game-length
-bounds, the observation vector) is in :mod:`bots.adapters.specs`, one entry per game.
+bounds, the observation vector) is each game's ``bots/<name>/adapter.py``, found by name through
+:func:`bots.adapters.specs.spec_for`; docs/adapters.md says how to write one.
 """
 
 from __future__ import annotations

@@ -20,7 +20,12 @@ The mapping is direct, since our protocol is modelled on OpenSpiel's (DESIGN.md 
 - Applying an action checks it against the legal actions (pyspiel's ``apply_action`` does not) and
   raises our :class:`~solver.core.IllegalActionError`.
 - Options become OpenSpiel game parameters: scalars as themselves, ``None`` as ``""`` (the game's
-  default), lists as ``"[1 1 1]"`` (no commas: OpenSpiel's game strings split on them).
+  default), lists as ``"[1 1 1]"`` (no commas: OpenSpiel's game strings split on them). One more
+  parameter is the adapter's: ``max_moves``, the move cap (0, the default: the game's own cap, none
+  for a game its rules end, see :mod:`bots.adapters.specs`). At the cap the state is terminal and
+  every return is 0, and ``max_game_length`` is the cap.
+- Games pickle by name and parameters, and unpickle in any process (registering the game first);
+  states pickle as their game and action list, replayed with checks.
 
 Do not hand these games to OpenSpiel's C++ ``pyspiel.ISMCTSBot``: it calls ``ResampleFromInfostate``
 in C++, which a Python game cannot override, and (OpenSpiel 2.0.2) the process dies with a
@@ -30,7 +35,6 @@ segmentation fault. OpenSpiel's Python ISMCTS works, see :func:`openspiel_ismcts
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 from functools import lru_cache
@@ -63,6 +67,8 @@ _SpielBot: Any = pyspiel.Bot
 
 #: Prefix of every game we register with OpenSpiel.
 PREFIX = "copsolver_"
+#: The adapter's own game parameter: the move cap (0: the game's default, see bots.adapters.specs).
+MAX_MOVES = "max_moves"
 
 _PARAM_SCALARS = (bool, int, float, str)
 
@@ -105,13 +111,14 @@ def _decode_param(name: str, value: Any, listy: bool) -> Any:
 
 def _option_defaults(game_name: str) -> dict[str, Any]:
     """The keyword defaults of the game's constructor (what ``solver.games.load`` would use)."""
-    module_name, cls_name = games.GAMES[game_name].split(":")
-    cls = getattr(importlib.import_module(module_name), cls_name)
+    cls = type(games.load(game_name))  # the class behind the registry's entry, however it is declared
     defaults: dict[str, Any] = {}
     for param in inspect.signature(cls).parameters.values():
         if param.default is inspect.Parameter.empty or param.kind is param.VAR_KEYWORD:
             raise ConfigError(f"{game_name}: option {param.name!r} has no default, so it cannot be adapted")
         defaults[param.name] = param.default
+    if MAX_MOVES in defaults:
+        raise ConfigError(f"{game_name}: its option {MAX_MOVES!r} clashes with the adapter's move cap")
     return defaults
 
 
@@ -173,11 +180,12 @@ class CopsolverGame(_SpielGame):  # type: ignore[misc]
         options = {
             key: _decode_param(key, value, key in registered.listy)
             for key, value in (params or {}).items()
+            if key != MAX_MOVES
         }
         options = {key: value for key, value in options.items() if value is not None}
         self.copsolver: Game = games.load(game_name, **options)
         self.spec: AdapterSpec = registered.spec
-        self.bounds: Bounds = registered.spec.bounds(self.copsolver)
+        self.bounds: Bounds = registered.spec.bounds_for(self.copsolver, (params or {}).get(MAX_MOVES))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.spec.num_distinct_actions,
             max_chance_outcomes=self.bounds.max_chance_outcomes,
@@ -189,6 +197,11 @@ class CopsolverGame(_SpielGame):  # type: ignore[misc]
         )
         super().__init__(_game_type(registered, self.bounds), info, params or {})
         self._encoder: Encoder | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        # The per-game class exists only once register() has run, so a pickle names the game and
+        # its parameters instead, and loading it registers the game first (in any process).
+        return (_load_registered, (self.game_name, dict(self.get_parameters())))
 
     @property
     def encoder(self) -> Encoder:
@@ -228,6 +241,15 @@ class CopsolverState(_SpielState):  # type: ignore[misc]
     def __init__(self, game: CopsolverGame, state: State) -> None:
         super().__init__(game)
         self._held = _Held(state)
+        #: the game ends as a draw once the history holds this many actions (None: only the rules end it)
+        self._cap: int | None = game.bounds.move_cap
+
+    @property
+    def capped(self) -> bool:
+        """True when the move cap, not the rules, ended the game (every return is then 0)."""
+        state = self._held.state
+        cap = self._cap
+        return cap is not None and len(state.history) >= cap and state.current_player() != TERMINAL
 
     @property
     def held(self) -> State:
@@ -235,8 +257,10 @@ class CopsolverState(_SpielState):  # type: ignore[misc]
         return self._held.state
 
     def current_player(self) -> int:
-        """The seat to act, or pyspiel's CHANCE / TERMINAL ids."""
+        """The seat to act, or pyspiel's CHANCE / TERMINAL ids (TERMINAL at the move cap too)."""
         seat = self._held.state.current_player()
+        if self._cap is not None and seat != TERMINAL and len(self._held.state.history) >= self._cap:
+            return int(pyspiel.PlayerId.TERMINAL)
         if seat == CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
         if seat == TERMINAL:
@@ -258,11 +282,11 @@ class CopsolverState(_SpielState):  # type: ignore[misc]
         return self._held.state.game.action_to_str(action)
 
     def is_terminal(self) -> bool:
-        """True once the game is over."""
-        return self._held.state.is_terminal()
+        """True once the game is over, by the rules or at the move cap."""
+        return self._held.state.is_terminal() or self.capped
 
     def returns(self) -> list[float]:
-        """One payoff per seat (zeros until the end)."""
+        """One payoff per seat (zeros until the end, and at the move cap: a draw)."""
         return self._held.state.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CopsolverState:
@@ -342,6 +366,7 @@ class _Registered:
         self.spec = spec
         self.listy = frozenset(k for k, v in defaults.items() if not isinstance(v, _PARAM_SCALARS))
         self.parameters = {k: _encode_param(k, v) for k, v in defaults.items()}
+        self.parameters[MAX_MOVES] = 0  # the adapter's move cap; 0 keeps the game's default
         #: the per-game subclass OpenSpiel calls with the parameters to build a game
         self.factory: type[CopsolverGame] = type(
             f"CopsolverGame_{game_name}", (CopsolverGame,), {"game_name": game_name, "__module__": __name__}
@@ -397,6 +422,13 @@ def register(game_name: str, **options: Any) -> Any:
                 f"{game_name}: option {key}={options[key]!r} must be of type {type(known[key]).__name__} "
                 f"(like the default {known[key]!r})"
             )
+    return pyspiel.load_game(short_name(game_name), params)
+
+
+def _load_registered(game_name: str, params: dict[str, Any]) -> Any:
+    """Unpickle a game: register ``game_name`` if this process has not, then load it with ``params``."""
+    if game_name not in _REGISTERED:
+        register(game_name)
     return pyspiel.load_game(short_name(game_name), params)
 
 

@@ -7,23 +7,26 @@
     e.reset(seed=42)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
-        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        action = None if terminated or truncated else e.action_space(agent).sample(info["action_mask"])
         e.step(action)
 
 - Agents are ``player_0`` .. ``player_<n-1>``, seat order (in Police 07 ``player_0`` is Dr. Factor).
-- Every agent's action space is ``Discrete(num_distinct_actions)`` over our action ids, and its
-  observation is ``{"observation": vector, "action_mask": mask}``: the vector is the game's encoder
-  (:mod:`bots.adapters.specs`) applied to the agent's view, so it holds nothing the view hides;
-  the mask (int8) marks the agent's legal actions and is all zero when another agent acts.
-- Chance nodes (dealing the start cards) are resolved inside the environment with its own
-  generator, seeded by ``reset(seed=...)``; the same seed and the same actions replay the same game.
-- Rewards are zero until the end, then each agent gets its return; every agent then terminates
-  (the rules always end a game, so nothing is truncated). A game the deal already ends (only on
-  tiny boards) terminates at ``reset``, with the returns already in ``last()``.
+- Every agent's action space is ``Discrete(num_distinct_actions)`` over our action ids. Its
+  observation is a float32 numpy vector in [0, 1] (``Box(0, 1, (n,), float32)``): the game's
+  encoder (``bots/<game>/adapter.py``) applied to the agent's view, so it holds nothing the view
+  hides. The legal actions are ``info["action_mask"]`` (int8, all zero when another agent acts), as
+  PettingZoo's tests read them; ``action_space(agent).sample()`` with no mask also draws a legal
+  action for the agent to act (and ``sample(mask)`` is gymnasium's own).
+- Chance nodes (deals, draws, dice) are resolved inside the environment with its own generator,
+  seeded by ``reset(seed=...)``; the same seed and the same actions replay the same game.
+- Rewards are zero until the end, then each agent gets its return and every agent terminates. A
+  game the rules do not bound (GCBC, LineUp) is cut at its move cap (``max_moves``; see
+  :mod:`bots.adapters.specs`): every agent is then *truncated*, with reward 0. A game the deal
+  already ends (only on tiny boards) terminates at ``reset``, with the returns already in ``last()``.
 - An illegal action raises :class:`~solver.core.IllegalActionError` rather than being punished
   silently (our rule for every boundary).
 - ``render_mode="ansi"``: :meth:`render` returns the text a human in the acting agent's seat would
-  be shown (that seat's view only).
+  be shown (that seat's view only); ``render_mode="human"`` prints that text to stdout.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bots.adapters import require
-from bots.adapters.specs import spec_for
+from bots.adapters.specs import Bounds, spec_for
 from solver import games
 from solver.core import BadStateError, ConfigError, Game, IllegalActionError, Seat, State, make_rng
 
@@ -42,13 +45,36 @@ _pettingzoo = require("pettingzoo", "pettingzoo")
 _spaces = require("gymnasium.spaces", "pettingzoo")
 # PettingZoo ships no type information: its base class is Any here (mypy: subclassing Any).
 _AECEnv: Any = _pettingzoo.AECEnv
+_Discrete: Any = _spaces.Discrete
 
-RENDER_MODES = ("ansi",)
+RENDER_MODES = ("ansi", "human")
 
 
 def agent_name(seat: Seat) -> str:
     """The PettingZoo agent of ``seat`` (``player_0`` ...)."""
     return f"player_{seat}"
+
+
+class LegalDiscrete(_Discrete):  # type: ignore[misc]
+    """``Discrete`` over our action ids whose ``sample()`` without a mask draws a legal action.
+
+    With a mask (or probabilities) it is gymnasium's own. Without, it draws among its agent's legal
+    actions when that agent is to act, so loops that sample blindly (PettingZoo's render test) play
+    legal games; otherwise it draws as gymnasium does.
+    """
+
+    def __init__(self, n: int, env: CopsolverAECEnv, agent: str) -> None:
+        super().__init__(n)
+        self._env = env
+        self._agent = agent
+
+    def sample(self, mask: Any = None, probability: Any = None) -> Any:
+        """A random action id: among ``mask``'s, or the agent's legal actions when no mask is given."""
+        if mask is None and probability is None:
+            legal = self._env.legal_mask(self._agent)
+            if legal.any():
+                mask = legal
+        return super().sample(mask=mask, probability=probability)
 
 
 class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
@@ -57,7 +83,7 @@ class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "copsolver_v0",
                                 "is_parallelizable": False}
 
-    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+    def __init__(self, game: Game, render_mode: str | None = None, max_moves: int | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
@@ -66,17 +92,16 @@ class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"copsolver_{game.name}_v0"}
         self.encoder = spec.encoder(game)
+        self.bounds: Bounds = spec.bounds_for(game, max_moves)
         self.num_actions = spec.num_distinct_actions
         self.possible_agents: list[str] = [agent_name(s) for s in range(game.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {
-            agent: _spaces.Dict({
-                "observation": _spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-                "action_mask": _spaces.Box(0, 1, (self.num_actions,), np.int8),
-            })
-            for agent in self.possible_agents
+            agent: _spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32) for agent in self.possible_agents
         }
-        self.action_spaces = {agent: _spaces.Discrete(self.num_actions) for agent in self.possible_agents}
+        self.action_spaces = {
+            agent: LegalDiscrete(self.num_actions, self, agent) for agent in self.possible_agents
+        }
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -118,7 +143,7 @@ class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos = {agent: {"action_mask": self.legal_mask(agent)} for agent in self.agents}
         self.agent_selection = self.possible_agents[0]
         self._skip_agent_selection = None  # AECEnv's bookkeeping of finished agents' turns
         self._advance()
@@ -149,7 +174,8 @@ class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
         rng = self._rng
         if rng is None:
             raise BadStateError(f"{self.metadata['name']}: call reset() first")
-        while state.is_chance_node():
+        cap = self.bounds.move_cap
+        while state.is_chance_node() and not (cap is not None and len(state.history) >= cap):
             outcomes = state.chance_outcomes()
             probs = np.array([p for _, p in outcomes])
             state.apply(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
@@ -158,20 +184,45 @@ class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
                 agent = self.possible_agents[seat]
                 self.rewards[agent] = float(value)
                 self.terminations[agent] = True
-            return
-        self.agent_selection = self.possible_agents[state.current_player()]
+        elif cap is not None and len(state.history) >= cap:
+            # the move cap ends a game the rules do not bound: a draw, every agent truncated
+            for agent in self.agents:
+                self.truncations[agent] = True
+        else:
+            self.agent_selection = self.possible_agents[state.current_player()]
+        for agent in self.agents:
+            self.infos[agent]["action_mask"] = self.legal_mask(agent)
 
-    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        """The agent's encoded view and its legal-action mask."""
-        view = self.state_now.view(self._seat[agent])
+    def observe(self, agent: str) -> npt.NDArray[np.float32]:
+        """The agent's encoded view (its legal actions are ``infos[agent]["action_mask"]``)."""
+        return self.encoder.encode(self.state_now.view(self._seat[agent]))
+
+    def legal_mask(self, agent: str) -> npt.NDArray[np.int8]:
+        """The agent's legal actions as an int8 mask (all zero when it is not the agent's decision)."""
         mask = np.zeros(self.num_actions, dtype=np.int8)
-        mask[list(view.legal_actions)] = 1
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+        state = self._state
+        # Only the deciding seat has legal actions (a view's legal actions are the state's for that
+        # seat): reading them off the state spares building every seat's view at every step.
+        if state is not None and not self.truncations.get(agent, False) and (
+            state.current_player() == self._seat[agent]
+        ):
+            mask[state.legal_actions()] = 1
+        return mask
 
     def render(self) -> str | None:
-        """In ``ansi`` mode, the text the acting agent's seat is shown (None without a render mode)."""
+        """The text the acting agent's seat is shown: returned (``ansi``) or printed (``human``).
+
+        None without a render mode, and in ``human`` mode (as PettingZoo's render test expects).
+        """
         if self.render_mode is None:
             return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _render_text(self) -> str:
         from bots.display import make_printer
 
         state = self.state_now
@@ -179,19 +230,25 @@ class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
         lines = make_printer(self.game, seats={seat}).describe_view(state.view(seat))
         if state.is_terminal():
             lines.append(f"Game over: {state.decision().prompt}; returns {state.returns()}")
+        elif any(self.truncations.values()):
+            lines.append(f"Game cut at the move cap ({self.bounds.move_cap} actions): a draw")
         return "\n".join(lines)
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-def env(game_name: str | Game, render_mode: str | None = None, **options: Any) -> CopsolverAECEnv:
-    """A PettingZoo AEC environment of our game (a name with ``options``, or a built Game)."""
+def env(game_name: str | Game, render_mode: str | None = None, max_moves: int | None = None,
+        **options: Any) -> CopsolverAECEnv:
+    """A PettingZoo AEC environment of our game (a name with ``options``, or a built Game).
+
+    ``max_moves`` sets the move cap (None: the game's own, see :mod:`bots.adapters.specs`).
+    """
     if isinstance(game_name, Game):
         if options:
             raise ConfigError("env: options go with a game name, not with a built Game")
-        return CopsolverAECEnv(game_name, render_mode)
-    return CopsolverAECEnv(games.load(game_name, **options), render_mode)
+        return CopsolverAECEnv(game_name, render_mode, max_moves)
+    return CopsolverAECEnv(games.load(game_name, **options), render_mode, max_moves)
 
 
-__all__ = ["RENDER_MODES", "CopsolverAECEnv", "agent_name", "env"]
+__all__ = ["RENDER_MODES", "CopsolverAECEnv", "LegalDiscrete", "agent_name", "env"]

@@ -1,29 +1,35 @@
-"""What the OpenSpiel and PettingZoo adapters need to know about a game, one entry per game.
+"""What the OpenSpiel and PettingZoo adapters need to know about a game, found by the game's name.
 
 The core protocol says nothing about the size of a game's action-id space, how long a game can
 last, or how to flatten a view into numbers; OpenSpiel's ``GameInfo`` and PettingZoo's spaces need
-all three. Each game therefore gets an :class:`AdapterSpec` in :data:`SPECS`. A game without one
-cannot be adapted yet, and :func:`spec_for` says so.
+all three. Each game therefore declares an :class:`AdapterSpec` in its own bot package, in the
+module ``bots/<name>/adapter.py``, as a function ``adapter_spec() -> AdapterSpec``. A new game gets
+both adapters by writing that one module; :func:`spec_for` finds it by the game's name.
 
-Everything here is computed from views and the game's static configuration, so an encoder can never
-show a seat more than its view holds.
+Everything there is computed from views and the game's static configuration, so an encoder can
+never show a seat more than its view holds.
+
+Games the rules do not bound (a Good Cop Bad Cop table may investigate forever; LineUp players may
+roll and move forever) carry a *move cap*: the adapters end such a game, as a draw with every return
+0, once its history holds that many actions (chance outcomes included). Both adapters take a
+``max_moves`` option to set the cap (0 or None: the game's default); it can cap any game.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass, replace
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from solver import games
 from solver.core import ConfigError, Game, View
 
-if TYPE_CHECKING:
-    from solver.games.police07.rules import Police07Game
-
 Vector = npt.NDArray[np.float32]
+G = TypeVar("G", bound=Game)
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,9 @@ class Bounds:
     max_utility: float
     #: True when every game's returns sum to 0
     zero_sum: bool
+    #: None when the rules end every game within the bounds above; otherwise the adapters end a game
+    #: as a draw (every return 0) once its history holds this many actions, chance included
+    move_cap: int | None = None
 
 
 class Encoder(Protocol):
@@ -59,158 +68,86 @@ class AdapterSpec:
 
     min_players: int
     max_players: int
-    #: every action id (chance outcomes included) is below this
+    #: every action id (chance outcomes included) is below this, for every configuration
     num_distinct_actions: int
     bounds: Callable[[Game], Bounds]
     encoder: Callable[[Game], Encoder]
     #: view keys that hold the seat's history: dropped from the (non-perfect-recall) observation string
     recall_keys: tuple[str, ...] = ("history",)
 
+    def bounds_for(self, game: Game, max_moves: int | None = None) -> Bounds:
+        """The game's bounds, capped at ``max_moves`` actions when given (None or 0: the default cap).
 
-# --- Police 07 -------------------------------------------------------------------------------------
+        A cap ends a game as a draw, so it needs 0 within the utility range; the capped bounds
+        count every action, which bounds decisions and chance nodes alike.
+        """
+        bounds = self.bounds(game)
+        if max_moves is None or max_moves == 0:
+            return bounds
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+            raise ConfigError(f"{game.name}: max_moves must be a positive int (0 or None: default), "
+                              f"not {max_moves!r}")
+        return capped(bounds, max_moves)
 
 
-def _police07_bounds(game: Game) -> Bounds:
-    from solver.games.police07 import codec
-    from solver.games.police07.codec import FACTOR_TICKETS
-    from solver.games.police07.rules import Police07Game
-
-    if not isinstance(game, Police07Game):
-        raise ConfigError(f"police07 adapter spec: expected a Police07Game, not {type(game).__name__}")
-    detectives = game.num_pieces - 1
-    rounds = codec.LAST_MOVE  # at most one detectives' round per Dr. Factor move
-    factor = codec.LAST_MOVE + FACTOR_TICKETS[codec.Ticket.DOUBLE]  # moves + double announcements
-    if game.voluntary_show:
-        factor += rounds * (1 + detectives)  # a show, then one take per detective piece, once a turn
-    placements = 1 + detectives if game.free_start else 0
-    return Bounds(
-        # Start cards are ids START_BASE + stop, the only chance outcomes; OpenSpiel needs every
-        # chance id below max_chance_outcomes, so the bound is the end of the start-card block.
-        max_chance_outcomes=0 if game.free_start else codec.PLACE_BASE,
-        max_chance_nodes=0 if game.free_start else 1 + detectives,
-        max_game_length=factor + rounds * detectives + placements,
-        min_utility=-1.0,
-        max_utility=1.0,
-        zero_sum=game.num_players == 2,  # +1/-1 per seat: zero-sum only with one detective seat
+def capped(bounds: Bounds, cap: int) -> Bounds:
+    """``bounds`` with the game ended as a draw after ``cap`` actions (chance outcomes included)."""
+    if not bounds.min_utility <= 0.0 <= bounds.max_utility:
+        raise ConfigError(f"a capped game ends as a draw (returns 0), outside [{bounds.min_utility}, "
+                          f"{bounds.max_utility}]")
+    if bounds.move_cap is not None:
+        # the game's lengths were its default cap's, not the rules': the new cap replaces them
+        return replace(bounds, max_chance_nodes=cap, max_game_length=cap, move_cap=cap)
+    return replace(
+        bounds,
+        max_chance_nodes=min(bounds.max_chance_nodes, cap),
+        max_game_length=min(bounds.max_game_length, cap),
+        move_cap=cap,
     )
 
 
-class Police07Encoder:
-    """Police 07 views as vectors; one layout per configured game, the same for every seat.
-
-    With S stops, D detective pieces and N seats (every entry in [0, 1])::
-
-        offset              size   content
-        0                   N      the observing seat, one-hot
-        N                   N      the seat to act, one-hot (all zero at a deal or the end)
-        2N                  1      1 when the observer is Dr. Factor
-        2N+1                D*S    detective piece d's stop: row d-1, column stop-1, one-hot
-        2N+1+D*S            S      Dr. Factor's stop as the observer knows it (zero when hidden)
-        2N+1+(D+1)*S        S      the stops he may be at (his possible-location set)
-        2N+1+(D+2)*S        3*D    each detective piece's taxi, bus, metro tickets / its start stock
-        2N+1+(D+2)*S+3D     5      Dr. Factor's taxi, bus, metro, joker, double tickets / their cap
-        ... + 5             1      Dr. Factor's moves so far / 24
-        ... + 6             1      1 once the game is over
-        ... + 7             1      1 when the detectives won
-
-    Ticket caps: a detective never gains tickets; Dr. Factor gains every ticket the detectives
-    spend (and those he takes after a show), so his taxi cap is his 3 plus every detective's 9, and
-    so on. An unlimited stock (the unlimited-tickets variant) reads 1.
-    """
-
-    def __init__(self, game: Police07Game) -> None:
-        from solver.games.police07 import codec
-        from solver.games.police07.codec import FACTOR_TICKETS
-        from solver.games.police07.rules import DETECTIVE_TICKETS
-
-        self.game = game
-        self.stops = game.board.num_stops
-        self.detectives = game.num_pieces - 1
-        self.seats = game.num_players
-        self.last_move = codec.LAST_MOVE
-        self.detective_caps = tuple(float(n) for n in DETECTIVE_TICKETS)
-        self.factor_caps = tuple(
-            float(n + (DETECTIVE_TICKETS[t] * self.detectives if t < 3 else 0))
-            for t, n in enumerate(FACTOR_TICKETS)
-        )
-        n, s, d = self.seats, self.stops, self.detectives
-        self._pieces = 2 * n + 1
-        self._factor_stop = self._pieces + d * s
-        self._possible = self._factor_stop + s
-        self._det_tickets = self._possible + s
-        self._factor_tickets = self._det_tickets + 3 * d
-        self._tail = self._factor_tickets + 5
-        self.size = self._tail + 3
-
-    def encode(self, view: View) -> Vector:
-        """The view as a float32 vector (see the class docstring for the layout)."""
-        from solver.games.police07.codec import TICKET_NAMES
-        from solver.games.police07.locations import possible_locations
-
-        data = view.to_json()
-        out = np.zeros(self.size, dtype=np.float32)
-        out[view.seat] = 1.0
-        acting = data["decision"]["seat"]
-        if 0 <= acting < self.seats:
-            out[self.seats + acting] = 1.0
-        out[2 * self.seats] = 1.0 if view.seat == 0 else 0.0
-        for row, piece in enumerate(data["pieces"]):
-            if piece["stop"] is not None:
-                out[self._pieces + row * self.stops + piece["stop"] - 1] = 1.0
-            for t, name in enumerate(TICKET_NAMES[:3]):
-                out[self._det_tickets + 3 * row + t] = _ratio(piece["tickets"][name], self.detective_caps[t])
-        factor = data["factor"]
-        if factor["stop"] is not None:
-            out[self._factor_stop + factor["stop"] - 1] = 1.0
-        for stop in possible_locations(self.game, data):
-            out[self._possible + stop - 1] = 1.0
-        for t, name in enumerate(TICKET_NAMES):
-            out[self._factor_tickets + t] = _ratio(factor["tickets"][name], self.factor_caps[t])
-        out[self._tail] = factor["moves"] / self.last_move
-        winner = data["winner"]
-        out[self._tail + 1] = 1.0 if winner is not None else 0.0
-        out[self._tail + 2] = 1.0 if winner == "detectives" else 0.0
-        return out
+def ratio(count: int | None, cap: float) -> float:
+    """``count / cap`` clipped to [0, 1]; None (an unlimited stock) reads 1."""
+    return 1.0 if count is None else max(0.0, min(1.0, count / cap))
 
 
-def _ratio(count: int | None, cap: float) -> float:
-    # None is an unlimited stock
-    return 1.0 if count is None else min(1.0, count / cap)
+def one_hot(out: Vector, offset: int, index: int | None, size: int) -> None:
+    """Set ``out[offset + index]`` when ``index`` is in 0..size-1 (None or out of range: nothing)."""
+    if index is not None and 0 <= index < size:
+        out[offset + index] = 1.0
 
 
-def _police07_encoder(game: Game) -> Encoder:
-    from solver.games.police07.rules import Police07Game
-
-    if not isinstance(game, Police07Game):
-        raise ConfigError(f"police07 encoder: expected a Police07Game, not {type(game).__name__}")
-    return Police07Encoder(game)
-
-
-def _police07_spec() -> AdapterSpec:
-    from solver.games.police07 import codec
-
-    return AdapterSpec(
-        min_players=2,
-        max_players=6,
-        # the take block is the last: 2576 + piece * 4 + ticket, pieces 1..5 (see the codec layout)
-        num_distinct_actions=codec.TAKE_BASE + (codec.MAX_PIECE + 1) * 4,
-        bounds=_police07_bounds,
-        encoder=_police07_encoder,
-    )
+def check_game(game: Game, cls: type[G], what: str) -> G:
+    """``game`` as a ``cls``; ConfigError when it is another game (an encoder built for the wrong one)."""
+    if not isinstance(game, cls):
+        raise ConfigError(f"{what}: expected a {cls.__name__}, not {type(game).__name__}")
+    return game
 
 
-#: game name -> a function building its spec (lazily: one game's modules never load another's)
-SPECS: dict[str, Callable[[], AdapterSpec]] = {
-    "police07": _police07_spec,
-}
+def module_name(game_name: str) -> str:
+    """The module that holds ``game_name``'s adapter spec."""
+    return f"bots.{game_name}.adapter"
 
 
 def spec_for(game_name: str) -> AdapterSpec:
-    """The adapter spec of ``game_name``; ConfigError when the game has none yet."""
-    build = SPECS.get(game_name)
-    if build is None:
+    """The adapter spec of ``game_name`` from ``bots/<name>/adapter.py``; ConfigError when it has none."""
+    if game_name not in games.names():
+        raise ConfigError(f"no adapter spec for game {game_name!r}: not a registered game "
+                          f"(have: {', '.join(games.names())})")
+    name = module_name(game_name)
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name is None or not (name == err.name or name.startswith(err.name + ".")):
+            raise  # the module exists but something it imports does not: that is its own fault
         raise ConfigError(
-            f"no adapter spec for game {game_name!r} (have: {', '.join(sorted(SPECS))}); "
-            "add one to bots/adapters/specs.py"
-        )
-    return build()
+            f"no adapter spec for game {game_name!r}: write {name.replace('.', '/')}.py "
+            "with adapter_spec() -> AdapterSpec"
+        ) from None
+    build = getattr(module, "adapter_spec", None)
+    if not callable(build):
+        raise ConfigError(f"no adapter spec for game {game_name!r}: {name} has no adapter_spec()")
+    spec = build()
+    if not isinstance(spec, AdapterSpec):
+        raise ConfigError(f"{name}.adapter_spec() returned {type(spec).__name__}, not an AdapterSpec")
+    return spec

@@ -1,0 +1,129 @@
+"""Police 07 in the OpenSpiel and PettingZoo adapters: its bounds and its view encoder.
+
+Found by :func:`bots.adapters.specs.spec_for` through :func:`adapter_spec`. The rules bound every
+game (24 Dr. Factor moves at most), so no move cap is needed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bots.adapters.specs import AdapterSpec, Bounds, Encoder, Vector, check_game, ratio
+from solver.core import Game, View
+from solver.games.police07 import codec
+from solver.games.police07.codec import FACTOR_TICKETS, TICKET_NAMES
+
+
+def bounds(game: Game) -> Bounds:
+    """Police 07's bounds for one configuration, derived from the rules (see the comments)."""
+    from solver.games.police07.rules import Police07Game
+
+    p07 = check_game(game, Police07Game, "police07 adapter bounds")
+    detectives = p07.num_pieces - 1
+    rounds = codec.LAST_MOVE  # at most one detectives' round per Dr. Factor move
+    factor = codec.LAST_MOVE + FACTOR_TICKETS[codec.Ticket.DOUBLE]  # moves + double announcements
+    if p07.voluntary_show:
+        factor += rounds * (1 + detectives)  # a show, then one take per detective piece, once a turn
+    placements = 1 + detectives if p07.free_start else 0
+    return Bounds(
+        # Start cards are ids START_BASE + stop, the only chance outcomes; OpenSpiel needs every
+        # chance id below max_chance_outcomes, so the bound is the end of the start-card block.
+        max_chance_outcomes=0 if p07.free_start else codec.PLACE_BASE,
+        max_chance_nodes=0 if p07.free_start else 1 + detectives,
+        max_game_length=factor + rounds * detectives + placements,
+        min_utility=-1.0,
+        max_utility=1.0,
+        zero_sum=p07.num_players == 2,  # +1/-1 per seat: zero-sum only with one detective seat
+    )
+
+
+class Police07Encoder:
+    """Police 07 views as vectors; one layout per configured game, the same for every seat.
+
+    With S stops, D detective pieces and N seats (every entry in [0, 1])::
+
+        offset              size   content
+        0                   N      the observing seat, one-hot
+        N                   N      the seat to act, one-hot (all zero at a deal or the end)
+        2N                  1      1 when the observer is Dr. Factor
+        2N+1                D*S    detective piece d's stop: row d-1, column stop-1, one-hot
+        2N+1+D*S            S      Dr. Factor's stop as the observer knows it (zero when hidden)
+        2N+1+(D+1)*S        S      the stops he may be at (his possible-location set)
+        2N+1+(D+2)*S        3*D    each detective piece's taxi, bus, metro tickets / its start stock
+        2N+1+(D+2)*S+3D     5      Dr. Factor's taxi, bus, metro, joker, double tickets / their cap
+        ... + 5             1      Dr. Factor's moves so far / 24
+        ... + 6             1      1 once the game is over
+        ... + 7             1      1 when the detectives won
+
+    Ticket caps: a detective never gains tickets; Dr. Factor gains every ticket the detectives
+    spend (and those he takes after a show), so his taxi cap is his 3 plus every detective's 9, and
+    so on. An unlimited stock (the unlimited-tickets variant) reads 1.
+    """
+
+    def __init__(self, game: Game) -> None:
+        from solver.games.police07.rules import DETECTIVE_TICKETS, Police07Game
+
+        self.game = check_game(game, Police07Game, "police07 encoder")
+        self.stops = self.game.board.num_stops
+        self.detectives = self.game.num_pieces - 1
+        self.seats = self.game.num_players
+        self.last_move = codec.LAST_MOVE
+        self.detective_caps = tuple(float(n) for n in DETECTIVE_TICKETS)
+        self.factor_caps = tuple(
+            float(n + (DETECTIVE_TICKETS[t] * self.detectives if t < 3 else 0))
+            for t, n in enumerate(FACTOR_TICKETS)
+        )
+        n, s, d = self.seats, self.stops, self.detectives
+        self._pieces = 2 * n + 1
+        self._factor_stop = self._pieces + d * s
+        self._possible = self._factor_stop + s
+        self._det_tickets = self._possible + s
+        self._factor_tickets = self._det_tickets + 3 * d
+        self._tail = self._factor_tickets + 5
+        self.size = self._tail + 3
+
+    def encode(self, view: View) -> Vector:
+        """The view as a float32 vector (see the class docstring for the layout)."""
+        from solver.games.police07.locations import possible_locations
+
+        data = view.to_json()
+        out = np.zeros(self.size, dtype=np.float32)
+        out[view.seat] = 1.0
+        acting = data["decision"]["seat"]
+        if 0 <= acting < self.seats:
+            out[self.seats + acting] = 1.0
+        out[2 * self.seats] = 1.0 if view.seat == 0 else 0.0
+        for row, piece in enumerate(data["pieces"]):
+            if piece["stop"] is not None:
+                out[self._pieces + row * self.stops + piece["stop"] - 1] = 1.0
+            for t, name in enumerate(TICKET_NAMES[:3]):
+                out[self._det_tickets + 3 * row + t] = ratio(piece["tickets"][name], self.detective_caps[t])
+        factor = data["factor"]
+        if factor["stop"] is not None:
+            out[self._factor_stop + factor["stop"] - 1] = 1.0
+        for stop in possible_locations(self.game, data):
+            out[self._possible + stop - 1] = 1.0
+        for t, name in enumerate(TICKET_NAMES):
+            out[self._factor_tickets + t] = ratio(factor["tickets"][name], self.factor_caps[t])
+        out[self._tail] = factor["moves"] / self.last_move
+        winner = data["winner"]
+        out[self._tail + 1] = 1.0 if winner is not None else 0.0
+        out[self._tail + 2] = 1.0 if winner == "detectives" else 0.0
+        return out
+
+
+def encoder(game: Game) -> Encoder:
+    """The view encoder of one configured Police 07 game."""
+    return Police07Encoder(game)
+
+
+def adapter_spec() -> AdapterSpec:
+    """Police 07's adapter spec: 2..6 seats, the codec's id space, the rules' bounds, the encoder."""
+    return AdapterSpec(
+        min_players=2,
+        max_players=6,
+        # the take block is the last: 2576 + piece * 4 + ticket, pieces 1..5 (see the codec layout)
+        num_distinct_actions=codec.TAKE_BASE + (codec.MAX_PIECE + 1) * 4,
+        bounds=bounds,
+        encoder=encoder,
+    )
