@@ -99,9 +99,16 @@ def test_every_registered_game_has_a_spec_in_its_bot_package() -> None:
 def test_spec_for_names_the_module_to_write(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ConfigError, match="no adapter spec for game 'nope': not a registered game"):
         spec_for("nope")
-    monkeypatch.setattr(specs.games, "names", lambda: ["nope"])
-    with pytest.raises(ConfigError, match="write bots/nope/adapter.py"):
-        spec_for("nope")
+    import dataclasses
+
+    from tests import toygame
+
+    monkeypatch.setitem(specs.games.GAMES, "hidden_pass", "tests.toygame")
+    with pytest.raises(ConfigError, match="its spec names no bot package"):
+        spec_for("hidden_pass")
+    monkeypatch.setattr(toygame, "SPEC", dataclasses.replace(toygame.SPEC, bots="tests.toy_nope"))
+    with pytest.raises(ConfigError, match="write tests/toy_nope/adapter.py"):
+        spec_for("hidden_pass")
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))

@@ -35,7 +35,6 @@ segmentation fault. OpenSpiel's Python ISMCTS works, see :func:`openspiel_ismcts
 
 from __future__ import annotations
 
-import inspect
 import json
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -110,13 +109,10 @@ def _decode_param(name: str, value: Any, listy: bool) -> Any:
 
 
 def _option_defaults(game_name: str) -> dict[str, Any]:
-    """The keyword defaults of the game's constructor (what ``solver.games.load`` would use)."""
-    cls = type(games.load(game_name))  # the class behind the registry's entry, however it is declared
-    defaults: dict[str, Any] = {}
-    for param in inspect.signature(cls).parameters.values():
-        if param.default is inspect.Parameter.empty or param.kind is param.VAR_KEYWORD:
-            raise ConfigError(f"{game_name}: option {param.name!r} has no default, so it cannot be adapted")
-        defaults[param.name] = param.default
+    """The game's options and their defaults, as its spec declares them (``players`` first)."""
+    declared = games.spec(game_name)
+    defaults: dict[str, Any] = {"players": declared.default_players}
+    defaults.update({name: option.default for name, option in declared.options.items()})
     if MAX_MOVES in defaults:
         raise ConfigError(f"{game_name}: its option {MAX_MOVES!r} clashes with the adapter's move cap")
     return defaults

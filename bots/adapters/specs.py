@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from solver import games
 from solver.core import ConfigError, Game, View
+from solver.core.spec import GameSpec
 
 Vector = npt.NDArray[np.float32]
 G = TypeVar("G", bound=Game)
@@ -64,16 +65,36 @@ class Encoder(Protocol):
 
 @dataclass(frozen=True)
 class AdapterSpec:
-    """One game's entry: player range, action-id bound, per-configuration bounds, its encoder."""
+    """One game's entry: per-configuration bounds and its encoder (from ``bots/<game>/adapter.py``);
+    the player range and the action-id bound are the game's own declaration (its
+    :class:`~solver.core.spec.GameSpec`), which :func:`spec_for` attaches."""
 
-    min_players: int
-    max_players: int
-    #: every action id (chance outcomes included) is below this, for every configuration
-    num_distinct_actions: int
     bounds: Callable[[Game], Bounds]
     encoder: Callable[[Game], Encoder]
     #: view keys that hold the seat's history: dropped from the (non-perfect-recall) observation string
     recall_keys: tuple[str, ...] = ("history",)
+    #: the game's declaration; set by :func:`spec_for`
+    game: GameSpec | None = None
+
+    def _declared(self) -> GameSpec:
+        if self.game is None:
+            raise ConfigError("adapter spec without its game's declaration: get it with spec_for(name)")
+        return self.game
+
+    @property
+    def min_players(self) -> int:
+        """The fewest players the game takes (its spec's)."""
+        return self._declared().min_players
+
+    @property
+    def max_players(self) -> int:
+        """The most players the game takes (its spec's)."""
+        return self._declared().max_players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Every action id (chance outcomes included) is below this, for every configuration."""
+        return self._declared().num_distinct_actions
 
     def bounds_for(self, game: Game, max_moves: int | None = None) -> Bounds:
         """The game's bounds, capped at ``max_moves`` actions when given (None or 0: the default cap).
@@ -125,8 +146,11 @@ def check_game(game: Game, cls: type[G], what: str) -> G:
 
 
 def module_name(game_name: str) -> str:
-    """The module that holds ``game_name``'s adapter spec."""
-    return f"bots.{game_name}.adapter"
+    """The module that holds ``game_name``'s adapter spec: ``adapter`` in the game's bot package."""
+    package = games.spec(game_name).bots
+    if not package:
+        raise ConfigError(f"no adapter spec for game {game_name!r}: its spec names no bot package")
+    return f"{package}.adapter"
 
 
 def spec_for(game_name: str) -> AdapterSpec:
@@ -150,4 +174,7 @@ def spec_for(game_name: str) -> AdapterSpec:
     spec = build()
     if not isinstance(spec, AdapterSpec):
         raise ConfigError(f"{name}.adapter_spec() returned {type(spec).__name__}, not an AdapterSpec")
-    return spec
+    declared = games.spec(game_name)
+    if declared.num_distinct_actions < 1:
+        raise ConfigError(f"no adapter for game {game_name!r}: its spec declares no num_distinct_actions")
+    return replace(spec, game=declared)

@@ -108,24 +108,6 @@ OVERRUN_FLOOR: Final = 0.002
 Clock: TypeAlias = Callable[[], float]
 
 
-@dataclass(frozen=True)
-class Role:
-    """A role a rulebook names: its name and which seats play it at a table of n players."""
-
-    name: str
-    seats: Callable[[int], tuple[Seat, ...]]
-
-
-#: Game name -> its roles, for the games whose rulebooks name roles, in the order the line-ups
-#: give them out (the first line-up puts A in the first role). Police 07 lists the detectives first
-#: so that ``copsolver arena police07 --detectives X --factor Y`` makes X entrant A.
-ROLE_TABLE: Final[Mapping[str, tuple[Role, ...]]] = {
-    "police07": (
-        Role("detectives", lambda n: tuple(range(1, n))),
-        Role("factor", lambda n: (0,)),
-    ),
-}
-
 #: The role name under which a report's per-entrant totals are listed.
 OVERALL: Final = "overall"
 
@@ -188,9 +170,8 @@ class BotSpec:
 
 def roles(game: Game) -> dict[str, tuple[Seat, ...]]:
     """Role name -> seats, in line-up order: the rulebook's roles, or one role per seat (``seat0``...)."""
-    named = ROLE_TABLE.get(game.name)
-    if named is not None:
-        return {role.name: role.seats(game.num_players) for role in named}
+    if game.name in game_registry.GAMES:
+        return game_registry.spec(game.name).role_seats(game.num_players)
     return {f"seat{seat}": (seat,) for seat in range(game.num_players)}
 
 
@@ -293,7 +274,6 @@ def play_game(
         seat: bots.make(game, seats[seat].name, seat=seat, rng=children[seat], **seats[seat].options)
         for seat in range(n)
     }
-    bots.seat_together(players)
     state = game.new_initial_state()
     # A bot's clock runs inside every call it gets (restart, step, inform): a bot may do its
     # thinking, e.g. a belief update, when it is informed rather than when asked to move. Building

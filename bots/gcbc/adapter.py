@@ -18,7 +18,7 @@ import numpy as np
 from bots.adapters.specs import AdapterSpec, Bounds, Encoder, Vector, check_game, one_hot, ratio
 from solver.core import DecisionKind, Game, InvalidActionError, View
 from solver.games.gcbc import codec
-from solver.games.gcbc.deal import CARDS_PER_PLAYER, GUNS, INTEGRITY_NAMES, MAX_PLAYERS, MIN_PLAYERS
+from solver.games.gcbc.deal import CARDS_PER_PLAYER, GUNS, INTEGRITY_NAMES
 
 #: actions (chance outcomes included) after which the adapters end a game as a draw
 MOVE_CAP = 5000
@@ -175,10 +175,6 @@ def encoder(game: Game) -> Encoder:
 def adapter_spec() -> AdapterSpec:
     """GCBC's adapter spec: 4..8 seats, the codec's id space, the move cap, the encoder."""
     return AdapterSpec(
-        min_players=MIN_PLAYERS,
-        max_players=MAX_PLAYERS,
-        # draw ids are the last block: DRAW + card, at most MAX_CARDS cards in any content
-        num_distinct_actions=codec.DRAW + codec.MAX_CARDS,
         bounds=bounds,
         encoder=encoder,
         # "investigated" is indexed by history entry: memory, like the history itself

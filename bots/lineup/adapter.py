@@ -173,13 +173,8 @@ def encoder(game: Game) -> Encoder:
 
 def adapter_spec() -> AdapterSpec:
     """LineUp's adapter spec: 2..6 seats, the codec's id space, the move cap, the encoder."""
-    from solver.games.lineup.rules import MAX_PLAYERS, MIN_PLAYERS
 
     return AdapterSpec(
-        min_players=MIN_PLAYERS,
-        max_players=MAX_PLAYERS,
-        # Lucky Break draws are the last block of the codec's layout
-        num_distinct_actions=codec.LUCKY_DRAW + len(LUCKY_NAMES),
         bounds=bounds,
         encoder=encoder,
     )

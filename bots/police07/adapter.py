@@ -120,10 +120,6 @@ def encoder(game: Game) -> Encoder:
 def adapter_spec() -> AdapterSpec:
     """Police 07's adapter spec: 2..6 seats, the codec's id space, the rules' bounds, the encoder."""
     return AdapterSpec(
-        min_players=2,
-        max_players=6,
-        # the take block is the last: 2576 + piece * 4 + ticket, pieces 1..5 (see the codec layout)
-        num_distinct_actions=codec.TAKE_BASE + (codec.MAX_PIECE + 1) * 4,
         bounds=bounds,
         encoder=encoder,
     )

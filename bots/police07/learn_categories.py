@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 import solver
 import solver.games
+import solver.games.police07
 from solver.belief.categories import (
     BUCKETS,
     PRIOR,
@@ -48,9 +49,7 @@ from solver.core.referee import play_out
 from solver.games.police07.locations import possible_locations
 from solver.games.police07.rules import Police07Game
 
-DEFAULT_OUT: Final = Path(__file__).resolve().parent.parent / "games" / "police07" / "data" / (
-    "location_weights.json"
-)
+DEFAULT_OUT: Final = Path(solver.games.police07.__file__).resolve().parent / "data" / "location_weights.json"
 HOLDOUT_EVERY: Final = 5
 BOT: Final = "heuristic"
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from solver.core.options import Option
 from solver.core.spec import GameSpec
+from solver.games.gcbc import codec
+from solver.games.gcbc.deal import MAX_PLAYERS, MIN_PLAYERS
 
 #: The Equipment decks (solver/games/gcbc/equipment.py): the rulebook's and the 4th printing's.
 DECKS = ("rulebook", "4th")
@@ -12,9 +14,11 @@ SPEC = GameSpec(
     name="gcbc",
     title="Good Cop Bad Cop",
     game="solver.games.gcbc.rules:GCBCGame",
-    min_players=4,
-    max_players=8,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     default_players=6,
+    # draw ids are the codec's last block: DRAW + card, at most MAX_CARDS cards in any content
+    num_distinct_actions=codec.DRAW + codec.MAX_CARDS,
     summary="hidden teams and leaders: find and shoot the other team's leader",
     options={
         "deck": Option("rulebook", str, "the Equipment deck", choices=DECKS),

@@ -41,11 +41,12 @@ from solver.core.records import ActionRecords, Record
 from solver.games.lineup import codec, turn
 from solver.games.lineup.board import Board, load_board
 from solver.games.lineup.content import LuckyDeck, Suspects, load_lucky, load_suspects
+from solver.games.lineup.spec import SPEC
 from solver.games.lineup.turn import CHANCE_PHASES, START_COUNT, Phase
 from solver.games.lineup.view import LineUpView, build_view
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
+MIN_PLAYERS = SPEC.min_players
+MAX_PLAYERS = SPEC.max_players
 
 
 @lru_cache(maxsize=16)

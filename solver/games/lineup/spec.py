@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from solver.core.options import Option
 from solver.core.spec import GameSpec
+from solver.games.lineup import codec
+from solver.games.lineup.content import LUCKY_NAMES
 
 SPEC = GameSpec(
     name="lineup",
@@ -12,6 +14,8 @@ SPEC = GameSpec(
     min_players=2,
     max_players=6,
     default_players=4,
+    # Lucky Break draws are the codec's last block
+    num_distinct_actions=codec.LUCKY_DRAW + len(LUCKY_NAMES),
     summary="a memory race: identify suspects from crime scenes",
     options={
         "board": Option(None, str, "a board file instead of the shipped (stand-in) board", file=True),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from solver.core.options import Option
 from solver.core.spec import GameSpec, Role
+from solver.games.police07 import codec
 
 
 def _detectives(players: int) -> tuple[int, ...]:
@@ -21,6 +22,8 @@ SPEC = GameSpec(
     min_players=2,
     max_players=6,
     default_players=4,
+    # the take block is the codec's last: TAKE_BASE + piece * 4 + ticket, pieces 1..MAX_PIECE
+    num_distinct_actions=codec.TAKE_BASE + (codec.MAX_PIECE + 1) * 4,
     summary="hunt Dr. Factor across a 196-stop Budapest board (Scotland Yard-like)",
     options={
         "pieces": Option(None, list, "detective pieces per detective seat (default: the rulebook's split)"),
