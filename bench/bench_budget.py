@@ -100,7 +100,6 @@ def timed_decisions(game: Game, case: Case, budget: float, decisions: int,
             if seat in case.seats else bots.make(game, "heuristic", seat=seat, rng=children[seat])
             for seat in range(game.num_players)
         }
-        bots.seat_together(players)
         state = game.new_initial_state()
         for seat, bot in players.items():
             bot.restart(state.view(seat))

@@ -1,6 +1,6 @@
 """Everything that faces a front end: the bot registry and bots, the hint advisor."""
 
-from bots.base import Advice, Bot, Option, RankedAction, seat_together
+from bots.base import Advice, Bot, Option, RankedAction
 from bots.registry import available, make, register
 
-__all__ = ["Advice", "Bot", "Option", "RankedAction", "available", "make", "register", "seat_together"]
+__all__ = ["Advice", "Bot", "Option", "RankedAction", "available", "make", "register"]

@@ -28,7 +28,6 @@ from solver.core import (
     Event,
     Game,
     IllegalActionError,
-    Seat,
     View,
     restore_rng,
     rng_to_json,
@@ -189,13 +188,6 @@ class Bot(ABC):
                 f"{self.name} bot: restart with seat {view.seat}'s view, this bot plays {self.seat}"
             )
 
-    def meet(self, table: Mapping[Seat, Bot]) -> None:  # noqa: B027 - a deliberate no-op hook
-        """Learn which bots sit at this table (every seated bot, this one included), before a game.
-
-        A team of bots may then share what its members know in common (the Police 07 ``ismcts``
-        detectives share their search tree). Only front ends that seat several bots call it.
-        """
-
     def inform(self, event: Event) -> None:  # noqa: B027 - a deliberate no-op hook
         """Observe an event this seat may see (stateless bots ignore it)."""
 
@@ -290,9 +282,3 @@ def on_the_clock(method: Callable[Concatenate[_B, _P], _R]) -> Callable[Concaten
             return method(self, *args, **kwargs)
 
     return timed
-
-
-def seat_together(table: Mapping[Seat, Bot]) -> None:
-    """Introduce the bots seated at one table to each other (:meth:`Bot.meet`)."""
-    for bot in table.values():
-        bot.meet(table)

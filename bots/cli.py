@@ -49,7 +49,6 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 import solver
-from bots.base import seat_together
 from bots.cli_args import (
     DEFAULT_GAME,
     EXIT_ABANDONED,
@@ -464,7 +463,6 @@ class Match:
             for seat, name in self.seats.items()
             if name != HUMAN
         }
-        seat_together(players)
         for seat, bot in players.items():
             bot.restart(state.view(seat))
         if self.writer is not None:

@@ -67,7 +67,7 @@ import numpy as np
 import bots
 import solver
 import solver.games
-from bots.base import Bot, seat_together
+from bots.base import Bot
 from solver.core import (
     JSON,
     Action,
@@ -692,7 +692,6 @@ class SeatServer:
         seated: dict[Seat, Bot] = {}
         for seat, (bot_name, options) in sorted(specs.items()):
             seated[seat] = _make_bot(game, bot_name, seat, seat_rngs[seat], options)
-        _call_bot(seat_together, "seated bots", seated)
         state = game.new_initial_state()
         for seat, bot in seated.items():
             _call_bot(bot.restart, specs[seat][0], state.view(seat))

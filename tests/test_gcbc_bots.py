@@ -21,7 +21,7 @@ import pytest
 import bots
 from bots import display
 from bots.cli import main
-from bots.gcbc.heuristic import HeuristicBot, _Decider, informed, read_view, top_actions
+from bots.gcbc.heuristic import HeuristicBot, _Decider, informed, read_view
 from bots.protocol import SeatServer, encode_reply
 from solver.belief.gcbc_behaviour import load_behaviour
 from solver.belief.gcbc_posterior import posterior
@@ -392,21 +392,3 @@ def test_seat_protocol_serves_gcbc_with_the_heuristic() -> None:
     hint = send({"type": "hint_view", "game": "gcbc", "view": view})[0]
     assert hint["type"] == "hint" and hint["bot"] == "heuristic"
     assert sorted(r["text"] for r in hint["advice"]["ranked"]) == sorted(view["legal_actions"])
-
-
-#: (scores in legal order, k, expected): the best k by score, ties with the k-th kept, best first,
-#: equal scores in legal order
-TOP_CASES = [
-    ([0.5, 0.9, 0.5, 0.1], 1, [2]),
-    ([0.5, 0.9, 0.5, 0.1], 2, [2, 1, 3]),  # 1 and 3 tie for second
-    ([0.5, 0.9, 0.5, 0.1], 3, [2, 1, 3]),
-    ([0.5, 0.9, 0.5, 0.1], 4, [2, 1, 3, 4]),
-    ([0.2, 0.2], 1, [1, 2]),  # a tie for best: both
-    ([0.3], 5, [1]),  # fewer actions than k
-]
-
-
-@pytest.mark.parametrize("scores,k,expected", TOP_CASES)
-def test_top_actions(scores: list[float], k: int, expected: list[int]) -> None:
-    scored = [(i + 1, s, "") for i, s in enumerate(scores)]
-    assert top_actions(scored, k) == expected

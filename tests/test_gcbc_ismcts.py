@@ -96,14 +96,6 @@ def test_heuristic_playout_answers_each_window_seat() -> None:
     assert plays + game_plays > 0
 
 
-def test_close_window_needs_an_open_window() -> None:
-    from solver.core import BadStateError
-
-    state = heuristic_position(4, 2, 5, announce=True)
-    with pytest.raises(BadStateError, match="no Equipment window"):
-        state.close_window_unchecked()
-
-
 def test_pool_worlds_match_the_view() -> None:
     """Every pooled world shows the searcher exactly its view, for every belief."""
     state = heuristic_position(6, 5, 30)

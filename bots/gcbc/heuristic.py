@@ -425,16 +425,6 @@ def best_actions(scored: list[Scored]) -> list[Action]:
     return [a for a, s, _ in scored if s >= top - _TIE]
 
 
-def top_actions(scored: list[Scored], k: int) -> list[Action]:
-    """The actions of ``scored`` among the best ``k`` by score, and any tied with the ``k``-th; best
-    first, equal scores in ``scored``'s order (every action when there are at most ``k``)."""
-    ranked = sorted(scored, key=lambda s: -s[1])  # stable: equal scores keep their order
-    if len(ranked) <= k:
-        return [a for a, _, _ in ranked]
-    cut = ranked[k - 1][1]
-    return [a for a, s, _ in ranked if s >= cut - _TIE]
-
-
 class HeuristicBot(Bot):
     """Rule-based Good Cop Bad Cop: a team estimate from what the seat saw, then fixed rules."""
 

@@ -13,8 +13,8 @@ has its own). Inside a scope a search
 
 * is cut to ``max_iterations`` iterations and ``max_seconds`` of wall time, whatever budget its bot
   asked for (the budget the scope grants is the smaller of the two);
-* stops after the iteration at which its tree holds ``max_nodes`` nodes (memory), and empties a
-  kept tree that already holds that many before it starts;
+* stops after the iteration at which its tree holds ``max_nodes`` nodes (memory; every search
+  starts from an empty tree);
 * polls :meth:`SearchScope.cancelled` between iterations, at most every :data:`POLL_SECONDS`, and
   stops once it returns True, with the statistics it has (at least one iteration always runs).
 

@@ -203,20 +203,6 @@ class GCBCState(ActionRecords, State):
         _APPLY[top[0]](self, top, action)
         self._run()
 
-    def close_window_unchecked(self) -> None:
-        """Search only: the open Equipment window closes as if every seat still to answer passed.
-
-        Nothing is recorded (no ``pass`` in the history, records or events), so the state no longer
-        replays from its history: playouts whose policy always passes use it to skip the window
-        decisions that are most of a game's steps.
-        """
-        top = self.stack[-1] if self.stack else None
-        if top is None or top[0] != ops.WINDOW or self.winner:
-            raise BadStateError("gcbc: no Equipment window is open")
-        self.stack.pop()
-        flow.close_window(self, top)
-        self._run()
-
     def returns(self) -> list[float]:
         """+1 to each winner, -1 to everyone else (the lone winner of both leader cards too)."""
         if not self.winner:

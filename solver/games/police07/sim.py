@@ -28,23 +28,19 @@ Information-set keys (``key(seat)``), 64-bit, rolled forward in ``apply`` by
            END | winner << 8 | Factor's stop     the public key, once the game is over (he is
                                                  shown at the end)
 
-Root keys come from the loaded state. The detectives' key is chained (:func:`public_root_key`): it
-is the key a simulator rooted at the end of set-up reaches by applying the game's actions, so a
-simulator rooted at an earlier position of the same game reaches a later root's key by applying the
-actions played in between, and a search tree kept between decisions (tree reuse,
-:class:`solver.search.ismcts.SearchTree`) finds the new root among its nodes. Detectives have no
-private facts, so one key serves every detective seat (the search tells seats apart by ``(seat,
-key)``). Dr. Factor's root key is ``mix_key(public root, ROOT_STOP | his stop)``: his options from
-here on depend only on the public history and where he stands, so determinizations that put him on
-different stops are different information sets for him, and equal views of his give equal keys. His
-key then follows ``SimTables.factor_keys``. With ``"path"`` it rolls in every action as played, so
-his nodes are per path from the root (an ordinary tree, as Nijssen & Winands' hider searches): his
-keys do not chain across decisions, and paths that reach the same stop stay apart. With ``"stop"``
-it is recomputed after every action as ``mix_key(public key, ROOT_STOP | his stop)``, the root
-key's formula: paths with the same public history that reach the same stop share his node (a
-transposition table for him). Nothing is lost by the merge: the rest of the game depends on his
-past stops only through what was shown, which the public key holds (bench/results/README.md
-measures both).
+Root keys come from the loaded state. The detectives' key is ``stable_hash`` of the config and
+their view's history (:func:`root_fields`), so equal detective views give equal keys. Detectives
+have no private facts, so one key serves every detective seat (the search tells seats apart by
+``(seat, key)``). Dr. Factor's root key is ``mix_key(public root, ROOT_STOP | his stop)``: his
+options from here on depend only on the public history and where he stands, so determinizations
+that put him on different stops are different information sets for him, and equal views of his give
+equal keys. His key then follows ``SimTables.factor_keys``. With ``"path"`` it rolls in every action
+as played, so his nodes are per path from the root (an ordinary tree, as Nijssen & Winands' hider
+searches), and paths that reach the same stop stay apart. With ``"stop"`` it is recomputed after
+every action as ``mix_key(public key, ROOT_STOP | his stop)``, the root key's formula: paths with
+the same public history that reach the same stop share his node (a transposition table for him).
+Nothing is lost by the merge: the rest of the game depends on his past stops only through what was
+shown, which the public key holds (bench/results/README.md measures both).
 
 The public possible-location set (``possible``, a stop bitset) is kept as
 :func:`solver.games.police07.locations.track_factor` keeps it: a Factor move spreads it one link along the
@@ -376,37 +372,12 @@ _FIELDS: Final = tuple(f.name for f in dataclasses.fields(RootFields))
 
 
 def root_fields(state: Police07State, tables: SimTables) -> RootFields:
-    """Flatten ``state`` for a simulator; BadStateError before set-up is done or for another game."""
-    return _flatten(state, tables, public_root_key(state, tables))
+    """Flatten ``state`` for a simulator; BadStateError before set-up is done or for another game.
 
-
-def public_root_key(state: Police07State, tables: SimTables) -> int:
-    """The detectives' key of ``state`` (after set-up), chained from the end of set-up.
-
-    ``stable_hash`` of the config and the set-up's public history, then every later action rolled
-    in by a simulator exactly as in search. So a simulator rooted at an earlier position of the
-    game reaches this key by applying the actions played since: a search tree kept from an
-    earlier decision finds the new root among its nodes (tree reuse). Equal detective views give
-    equal keys, whatever Dr. Factor's hidden path (a move rolls in its ticket, not his stop).
+    The detectives' root key is ``stable_hash`` of the config and their view's history, so equal
+    detective views give equal keys whatever Dr. Factor's hidden path (every determinization of one
+    search shares its root).
     """
-    game = state.game
-    setup = game.new_initial_state()
-    played = state.history
-    i = 0
-    while setup.phase not in (FACTOR_PHASE, DETECTIVE_PHASE, OVER) and i < len(played):
-        setup.apply_unchecked(played[i])
-        i += 1
-    view = setup.view(1).to_json()  # any detective's: they all see the same
-    sim = P07Sim.from_fields(
-        _flatten(setup, tables, stable_hash({"config": game.config(), "history": view["history"]})),
-        tables,
-    )
-    for action in played[i:]:
-        sim.apply(action)
-    return sim.key_public
-
-
-def _flatten(state: Police07State, tables: SimTables, public: int) -> RootFields:
     if state.game != tables.game:
         raise BadStateError(
             f"p07 sim: the state's game {state.game.config()!r} is not the tables' {tables.game.config()!r}"
@@ -414,6 +385,8 @@ def _flatten(state: Police07State, tables: SimTables, public: int) -> RootFields
     if state.phase not in (FACTOR_PHASE, DETECTIVE_PHASE, OVER):
         raise BadStateError(f"p07 sim: set-up is not over ({state.decision().prompt}); "
                             "simulators start after the last start card or placement")
+    view = state.view(1).to_json()  # any detective's: they all see the same
+    public = stable_hash({"config": state.game.config(), "history": view["history"]})
     tickets: list[int] = []
     for t in state.tickets:
         tickets.extend(t + [0] * (KINDS - len(t)))
@@ -422,7 +395,6 @@ def _flatten(state: Police07State, tables: SimTables, public: int) -> RootFields
         piece, stop = state.records[-1]
         if piece != 0 and stop == state.pos[0]:
             capturer = piece
-    view = state.view(1).to_json()  # any detective's: they all see the same
     if not tables.track_possible:
         possible = 0
     elif state.winner >= 0:
