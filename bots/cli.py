@@ -72,7 +72,6 @@ from bots.display import GamePrinter, game_title, make_printer, numbered
 from bots.registry import available as available_bots
 from solver import _accel, games
 from solver.core import (
-    CHANCE,
     JSON,
     Action,
     BadStateError,
@@ -86,7 +85,7 @@ from solver.core import (
     spawn,
 )
 from solver.core.files import parse_json, read_text
-from solver.core.referee import draw_chance, outcome
+from solver.core.referee import outcome, play_out
 from solver.games import load as load_game
 from solver.games import names as game_names
 
@@ -468,28 +467,30 @@ class Match:
         if self.writer is not None:
             self.writer.write(replay_header(game, self.seed, self.seats))
         informed = 0
-        try:
-            while not state.is_terminal():
+
+        def act(st: State, seat: Seat) -> Action:
+            if self.seats.get(seat) == HUMAN:
+                action = ask_human(game, st, seat, self.printer, self.term)
+                self.term.say(*self.printer.after_prompt())  # even when quiet: part of the prompt
+                return action
+            return players[seat].step(st.view(seat))
+
+        def after(st: State, seat: Seat, action: Action) -> None:
+            nonlocal informed
+            if self.writer is not None:
+                self.writer.write({"type": "action", "ply": len(st.history) - 1, "seat": seat,
+                                   "action": game.action_to_str(action)})
+            for event in st.events[informed:]:
+                for bot_seat, bot in players.items():
+                    if event.visible(bot_seat):
+                        bot.inform(event)
+            informed = len(st.events)
+            if not st.is_terminal():
                 self.show_events()
-                seat = state.current_player()
-                if seat == CHANCE:
-                    action = draw_chance(state, chance_rng)
-                elif self.seats.get(seat) == HUMAN:
-                    action = ask_human(game, state, seat, self.printer, self.term)
-                    self.term.say(*self.printer.after_prompt())  # even when quiet: part of the prompt
-                else:
-                    action = players[seat].step(state.view(seat))
-                ply = len(state.history)
-                state.apply(action)
-                if self.writer is not None:
-                    self.writer.write(
-                        {"type": "action", "ply": ply, "seat": seat, "action": game.action_to_str(action)}
-                    )
-                for event in state.events[informed:]:
-                    for bot_seat, bot in players.items():
-                        if event.visible(bot_seat):
-                            bot.inform(event)
-                informed = len(state.events)
+
+        try:
+            self.show_events()
+            play_out(state, act, chance_rng, on_step=after)
         except GameAbandoned as stop:
             if self.writer is not None:
                 self.writer.write(

@@ -40,6 +40,7 @@ from bots.adapters import require
 from bots.adapters.specs import Bounds, spec_for
 from solver import games
 from solver.core import BadStateError, ConfigError, Game, IllegalActionError, Seat, State, make_rng
+from solver.core.referee import draw_chance
 
 _pettingzoo = require("pettingzoo", "pettingzoo")
 _spaces = require("gymnasium.spaces", "pettingzoo")
@@ -176,9 +177,7 @@ class CopsolverAECEnv(_AECEnv):  # type: ignore[misc]
             raise BadStateError(f"{self.metadata['name']}: call reset() first")
         cap = self.bounds.move_cap
         while state.is_chance_node() and not (cap is not None and len(state.history) >= cap):
-            outcomes = state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            state.apply(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
+            state.apply(draw_chance(state, rng))  # the referee's draw: the same deal as everywhere
         if state.is_terminal():
             for seat, value in enumerate(state.returns()):
                 agent = self.possible_agents[seat]
