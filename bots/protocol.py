@@ -133,15 +133,16 @@ class ErrorKind(StrEnum):
     INTERNAL = "internal"  # a fault of the server or a bot; details are in the server's log
 
 
-#: Per game, the options that name content files, each with the shipped content names it takes
-#: (null takes a game's shipped default). Over the protocol these options take only those names and
-#: the names the operator registered (:class:`Content`), never a path: a client must not make the
-#: server read its files. Every registered game has an entry (tested), empty when it reads no file.
-CONTENT_OPTIONS: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
-    "police07": {"board": ("budapest",)},
-    "gcbc": {"content": ()},
-    "lineup": {"board": (), "suspects": (), "lucky": ()},
-}
+def content_options() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Per game, the options that name content files (its spec's ``file`` options), each with the
+    shipped content names it takes (null takes a game's shipped default). Over the protocol these
+    options take only those names and the names the operator registered (:class:`Content`), never a
+    path: a client must not make the server read its files."""
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for name in solver.games.names():
+        spec = solver.games.spec(name)
+        out[name] = {option: spec.options[option].shipped for option in spec.file_options}
+    return out
 
 
 @dataclass(frozen=True)
@@ -245,13 +246,13 @@ class Content:
         """Per game and content option, the names a client may give (``welcome.content``)."""
         return {game: {option: sorted({*shipped, *self.entries.get((game, option), {})})
                        for option, shipped in sorted(options.items())}
-                for game, options in sorted(CONTENT_OPTIONS.items())}
+                for game, options in sorted(content_options().items())}
 
     def resolve(self, game: str, config: JSON) -> JSON:
         """``config`` with each content name replaced by what the game loads; anything else in a
         content option (a path, an unknown name, a number) is refused before any file is touched,
         with one message per game and option, whatever the value (no oracle on the server's files)."""
-        options = CONTENT_OPTIONS.get(game, {})
+        options = content_options().get(game, {})
         if not any(option in config for option in options):
             return config
         out = dict(config)
@@ -300,17 +301,18 @@ def _parse_content_spec(spec: str) -> tuple[str, str, str, str]:
         raise BadStateError(f"content {spec[:80]!r}: expected GAME.OPTION:NAME=PATH "
                             "(e.g. police07.board:mine=board.json)")
     game, option, name, path = match.groups()
-    if game not in CONTENT_OPTIONS:
+    table = content_options()
+    if game not in table:
         raise BadStateError(f"content {spec[:80]!r}: no game {game!r} has content options; "
-                            f"known: {', '.join(sorted(CONTENT_OPTIONS))}")
-    if option not in CONTENT_OPTIONS[game]:
-        known = ", ".join(sorted(CONTENT_OPTIONS[game])) or "none"
+                            f"known: {', '.join(sorted(table))}")
+    if option not in table[game]:
+        known = ", ".join(sorted(table[game])) or "none"
         raise BadStateError(f"content {spec[:80]!r}: {game} has no content option {option!r} "
                             f"(it has: {known})")
     if not _CONTENT_NAME.fullmatch(name):
         raise BadStateError(f"content {spec[:80]!r}: the name must be 1-64 letters, digits, '_', '-' or '.', "
                             "starting with a letter or digit")
-    if name in CONTENT_OPTIONS[game][option]:
+    if name in table[game][option]:
         raise BadStateError(f"content {spec[:80]!r}: {name!r} is a shipped name")
     return game, option, name, path
 

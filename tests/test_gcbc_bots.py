@@ -21,6 +21,7 @@ import pytest
 import bots
 from bots import display
 from bots.cli import main
+from bots.gcbc import display as gcbc_display
 from bots.gcbc.heuristic import HeuristicBot, _Decider, informed, read_view
 from bots.protocol import SeatServer, encode_reply
 from solver.belief.gcbc_behaviour import load_behaviour
@@ -286,7 +287,7 @@ def secret_lines(state: GCBCState) -> set[str]:
     printer = display.make_printer(state.game, range(state.game.num_players))
     out = set()
     for event in state.events:
-        if event.visible_to is not None and not display._secret_hidden(event):
+        if event.visible_to is not None and not gcbc_display._secret_hidden(event):
             out.update(line for line in printer.render(event) if line.startswith("  seat"))
     return out
 

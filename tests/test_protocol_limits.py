@@ -476,10 +476,14 @@ def test_every_registered_game_declares_its_content_options() -> None:
     # A new game must say which of its options name files, or clients could name any path there.
     from solver.games import names
 
-    assert set(protocol.CONTENT_OPTIONS) == set(names())
-    for game, options in protocol.CONTENT_OPTIONS.items():
+    from bots.cli_args import file_options
+
+    table = protocol.content_options()
+    assert set(table) == set(names())
+    for game, options in table.items():
         defaults = SeatServer().games[game]().config()
         assert set(options) <= set(defaults), game
+        assert tuple(options) == file_options(game)  # the CLI and the server refuse the same options
 
 
 def test_generic_content_registration_for_lineup(tmp_path: Path) -> None:

@@ -23,7 +23,8 @@ class Option:
     """One option: its default, accepted type, allowed range or choices, and a one-line help text.
 
     ``file``: the value names a file to read (such an option is never taken from a client of the
-    seat server, and a replay's record of it opens no file by itself).
+    seat server, and a replay's record of it opens no file by itself); ``shipped``: the names of
+    shipped content such an option takes instead of a path (Police 07's ``board="budapest"``).
     """
 
     default: Any
@@ -33,6 +34,7 @@ class Option:
     maximum: float | None = None
     choices: Sequence[Any] | None = None
     file: bool = False
+    shipped: tuple[str, ...] = ()
 
     def check(self, owner: str, name: str, value: Any) -> Any:
         """Return ``value`` converted to the option's type; ConfigError naming ``owner`` and the option.

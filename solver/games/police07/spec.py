@@ -30,7 +30,8 @@ SPEC = GameSpec(
         "voluntary_show": Option(False, bool, "variant: Dr. Factor may show himself to take tickets"),
         "unlimited_tickets": Option(False, bool, "variant: detectives ride ticket-free"),
         "free_start": Option(False, bool, "variant: pieces choose their start stops"),
-        "board": Option("budapest", str, "a board file instead of the game's shipped board", file=True),
+        "board": Option("budapest", str, "a board file instead of the game's shipped board", file=True,
+                        shipped=("budapest",)),
     },
     flags={
         "--voluntary-show": "voluntary_show",
