@@ -177,6 +177,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--seed", type=count_arg, default=0, help="seed of the advising bot (default 0)")
     p.add_argument("--ply", type=count_arg, metavar="N",
                    help="with a replay: advise after its first N actions")
+    add_opt_flag(p, "the advising bot")
     p.add_argument("--svg", metavar="PATH", help="also draw the board and the advice as SVG (police07)")
     p.add_argument("--png", metavar="PATH", help="also draw it as PNG (cairosvg, rsvg-convert or convert)")
     add_file_flag(p)
@@ -786,8 +787,9 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
         game, view = hint.load_position(args.game, data)
     except BadStateError as err:
         raise BadStateError(f"{args.position}: {err}") from None  # the advisor does not know the file
-    advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed)
-    out.write(hint.hint_text(game, view, advice, args.bot, budget, args.seed))
+    options = bot_options(args.game, [args.bot], args.opt)[args.bot]
+    advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed, options=options)
+    out.write(hint.hint_text(game, view, advice, args.bot, budget, args.seed, options))
     if drawing:
         from bots.police07 import draw
 

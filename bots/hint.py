@@ -209,22 +209,28 @@ def advising_bot(game: Game, view: View, bot: str) -> str:
 
 
 def advise(
-    game: Game, view: View, bot: str = DEFAULT_BOT, budget: Budget | None = None, seed: int = 0
+    game: Game, view: View, bot: str = DEFAULT_BOT, budget: Budget | None = None, seed: int = 0,
+    options: Mapping[str, Any] | None = None,
 ) -> Advice:
     """Ask bot ``bot`` (seeded with ``seed``) to rank the moves of ``view``.
 
     ``budget`` bounds a search bot: ``Budget(iterations=N)`` gives the same advice on every run,
     ``Budget(seconds=S)`` searches for S seconds of wall time, so its advice varies with the
     machine. None leaves the bot's own default (``ismcts``: 1000 iterations). A bot that does not
-    search ignores it. Raises :class:`ConfigError` for an unknown bot, a budget that gives both
-    iterations and seconds, or seconds outside the bot's range. See :func:`advising_bot` for the one
-    position where another bot answers.
+    search ignores it. ``options``: the bot's other options (``copsolver hint --opt``); one that
+    sets the budget too is a ConfigError. Raises :class:`ConfigError` for an unknown bot, a budget
+    that gives both iterations and seconds, or seconds outside the bot's range. See
+    :func:`advising_bot` for the one position where another bot answers.
     """
-    options = _budget_options(game, bot, budget)  # checked even when another bot answers
+    chosen = _budget_options(game, bot, budget)  # checked even when another bot answers
+    clash = sorted(set(chosen) & set(options or {}))
+    if clash:
+        raise ConfigError(f"option {clash[0]!r} is the hint's budget: give it as --{clash[0]}, not --opt")
+    chosen.update(options or {})
     name = advising_bot(game, view, bot)
     if name != bot:
-        options = {}
-    player = make(game, name, seat=view.seat, rng=seed, **options)
+        chosen = {}
+    player = make(game, name, seat=view.seat, rng=seed, **chosen)
     return player.advise(view)
 
 
@@ -349,11 +355,14 @@ def format_advice(
     return "\n".join(lines)
 
 
-def hint_text(game: Game, view: View, advice: Advice, bot: str, budget: Budget | None, seed: int) -> str:
+def hint_text(game: Game, view: View, advice: Advice, bot: str, budget: Budget | None, seed: int,
+              options: Mapping[str, Any] | None = None) -> str:
     """The whole hint as ``copsolver hint`` prints it: the advisor line and :func:`format_advice`.
 
-    ``advice`` is what :func:`advise` returned for the same ``bot``, ``budget`` and ``seed``. Ends
-    with a newline.
+    ``advice`` is what :func:`advise` returned for the same ``bot``, ``budget``, ``seed`` and
+    ``options`` (listed under the advisor line when given). Ends with a newline.
     """
     advisor = describe_advisor(game, view, bot, budget, seed)
+    if options:
+        advisor += "\nBot options: " + ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
     return format_advice(game, view, advice, advisor, Asked(bot, budget)).rstrip("\n") + "\n"

@@ -180,7 +180,8 @@ _CONTENT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 class Content:
-    """The content a client may choose by name: shipped names, and files the operator registered.
+    """What the operator set up at start-up: the content a client may choose by name (shipped
+    names, and files the operator registered), and default bot options (``serve --opt``).
 
     :meth:`register` reads each operator file once, copies it into a private directory and checks
     it by building its game with it; games are then built from that copy, so the operator's file is
@@ -191,6 +192,42 @@ class Content:
         #: (game, option) -> registered name -> the private copy's path
         self.entries: dict[tuple[str, str], dict[str, str]] = {}
         self._dir: str | None = None
+        #: bot option -> its text: the value for every bot that takes it, unless a request sets it
+        self.bot_defaults: dict[str, str] = {}
+
+    def set_bot_defaults(self, specs: Iterable[str]) -> None:
+        """Default bot options from ``NAME=VALUE`` specs; BadStateError for a malformed one, one
+        that no bot of any game takes, or a value a bot that takes it refuses."""
+        defaults: dict[str, str] = {}
+        for spec in specs:
+            name, sep, value = spec.partition("=")
+            name = name.strip()
+            if not sep or not name:
+                raise BadStateError(f"--opt {spec[:80]!r}: expected NAME=VALUE, e.g. --opt iterations=500")
+            takers = [(game, bot, cls) for game in solver.games.names()
+                      for bot, cls in bots.registry.bots_for(game).items() if name in cls.options]
+            if not takers:
+                raise BadStateError(f"--opt {spec[:80]!r}: no bot of any game takes option {name!r}")
+            for game, bot, cls in takers:
+                try:
+                    cls.options[name].parse(f"{game} {bot} bot", name, value)
+                except ConfigError as err:
+                    raise BadStateError(f"--opt {spec[:80]}: {err}") from None
+            defaults[name] = value
+        self.bot_defaults = defaults
+
+    def bot_options(self, game: Game, bot: str, options: JSON) -> JSON:
+        """``options`` with the operator's defaults added for the options ``bot`` takes and lacks."""
+        if not self.bot_defaults:
+            return options
+        cls = bots.registry.bots_for(game.name).get(bot)
+        if cls is None:
+            return options  # an unknown bot: _make_bot names it
+        out = dict(options)
+        for name, text in self.bot_defaults.items():
+            if name not in out and name in cls.options:
+                out[name] = cls.options[name].parse(f"{bot} bot", name, text)
+        return out
 
     @classmethod
     def register(cls, specs: Iterable[str],
@@ -693,7 +730,8 @@ class SeatServer:
         chance_rng, *seat_rngs = spawn(rng, game.num_players + 1)
         seated: dict[Seat, Bot] = {}
         for seat, (bot_name, options) in sorted(specs.items()):
-            seated[seat] = _make_bot(game, bot_name, seat, seat_rngs[seat], options)
+            seated[seat] = _make_bot(game, bot_name, seat, seat_rngs[seat],
+                                     self.content.bot_options(game, bot_name, options))
         state = game.new_initial_state()
         for seat, bot in seated.items():
             _call_bot(bot.restart, specs[seat][0], state.view(seat))
@@ -810,7 +848,8 @@ class SeatServer:
         if decision.seat != seat:
             raise ProtocolError(ErrorKind.NOT_YOUR_TURN, f"seat {seat} is not to act: {decision.prompt}")
         view = table.state.view(seat)
-        bot = _make_bot(table.game, bot_name, seat, spawn(table.rng, 1)[0], options)
+        bot = _make_bot(table.game, bot_name, seat, spawn(table.rng, 1)[0],
+                        self.content.bot_options(table.game, bot_name, options))
         return [_hint_reply(bot, bot_name, view, budget, game_id=table.game_id)]
 
     def _end_game(self, msg: JSON) -> list[Reply]:
@@ -823,6 +862,7 @@ class SeatServer:
         game, view, bot_name, options, seed = self._stateless(msg)
         memory = _memory_field(msg)
         _check_view_decides(view)
+        options = self.content.bot_options(game, bot_name, options)
         bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
         _call_bot(bot.restart, bot_name, view)
         if memory is not None:
@@ -837,6 +877,7 @@ class SeatServer:
         memory = _memory_field(msg)
         budget = self._checked_budget(msg)
         _check_view_decides(view)
+        options = self.content.bot_options(game, bot_name, options)
         bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
         return [_hint_reply(bot, bot_name, view, budget, memory=memory)]
 
@@ -1612,6 +1653,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--content", action="append", default=[], metavar="GAME.OPTION:NAME=PATH",
                         help="register a content file for a game's content option, e.g. "
                              "lineup.suspects:mine=suspects.json")
+    parser.add_argument("--opt", action="append", default=[], metavar="NAME=VALUE",
+                        help="a default bot option: every bot that takes it gets it unless a request "
+                             "sets it (repeatable), e.g. --opt iterations=500")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     try:
@@ -1621,6 +1665,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(err))
     try:
         content = Content.register([f"police07.board:{spec}" for spec in args.board] + args.content)
+        content.set_bot_defaults(args.opt)
     except BadStateError as err:
         print(f"copsolver serve: {err}", file=sys.stderr)
         return 2

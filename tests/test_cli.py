@@ -830,3 +830,23 @@ def test_a_shipped_board_needs_no_file_option(capsys: pytest.CaptureFixture[str]
     path = _replay_file(tmp_path, capsys)
     assert main(["replay", str(path), "--file", f"board={_board_copy(tmp_path)}"]) == 2
     assert "the replay uses the shipped board, not a file" in capsys.readouterr().err
+
+
+def test_play_and_hint_take_bot_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # --opt reaches the bot: a heuristic GCBC seat reading the exact posterior plays another game
+    # than the default estimate on some seed; a hint names the options it was given.
+    record = tmp_path / "g.jsonl"
+    assert main(["play", "gcbc", "--players", "5", "--seed", "2", "--quiet", "--replay", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["hint", "gcbc", str(record), "--ply", "30", "--bot", "heuristic",
+                 "--opt", "estimate=posterior"]) == 0
+    assert "Bot options: estimate=posterior" in capsys.readouterr().out
+    games = set()
+    for estimate in ("rules", "posterior"):
+        assert main(["play", "gcbc", "--players", "5", "--seed", "2", "--quiet",
+                     "--opt", f"estimate={estimate}", "--replay", str(tmp_path / f"{estimate}.jsonl")]) == 0
+        games.add((tmp_path / f"{estimate}.jsonl").read_text().split("\n", 1)[1])
+    capsys.readouterr()
+    assert len(games) == 2
+    assert main(["play", "gcbc", "--opt", "estimate=psychic"]) == 2
+    assert "estimate" in capsys.readouterr().err

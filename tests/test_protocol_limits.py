@@ -474,9 +474,8 @@ def test_stop_is_answered_in_a_plain_session() -> None:
 
 def test_every_registered_game_declares_its_content_options() -> None:
     # A new game must say which of its options name files, or clients could name any path there.
-    from solver.games import names
-
     from bots.cli_args import file_options
+    from solver.games import names
 
     table = protocol.content_options()
     assert set(table) == set(names())
@@ -500,3 +499,34 @@ def test_generic_content_registration_for_lineup(tmp_path: Path) -> None:
         assert refused["error"] == "bad_config"
     finally:
         content.close()
+
+
+def test_serve_opt_sets_a_default_for_every_bot_that_takes_it() -> None:
+    content = protocol.Content()
+    content.set_bot_defaults(["iterations=7", "estimate=posterior"])
+    server = SeatServer(content=content)
+    seats = {"1": "ismcts", "2": {"name": "ismcts", "options": {"iterations": 9}}}
+    [started] = server.handle({"type": "new_game", "game": "police07", "seed": 1, "bots": seats})
+    assert started["type"] == "game_started", started
+    table = server.tables[started["game_id"]]
+    assert table.bots[1].settings["iterations"] == 7  # the operator's default
+    assert table.bots[2].settings["iterations"] == 9  # the request's own option wins
+    [started] = server.handle({"type": "new_game", "game": "gcbc", "seed": 1, "bots": {"0": "heuristic"}})
+    assert server.tables[started["game_id"]].bots[0].settings["estimate"] == "posterior"
+    plain = SeatServer()  # no operator defaults: the bot's own
+    [started] = plain.handle({"type": "new_game", "game": "gcbc", "seed": 1, "bots": {"0": "heuristic"}})
+    assert plain.tables[started["game_id"]].bots[0].settings["estimate"] != "posterior"
+
+
+@pytest.mark.parametrize(("spec", "fault"), [
+    ("iterations", "expected NAME=VALUE"),
+    ("colour=red", "no bot of any game takes option 'colour'"),
+    ("iterations=lots", "expected a int"),
+    ("iterations=0", "must be in"),
+])
+def test_serve_opt_refuses_what_no_bot_takes(spec: str, fault: str) -> None:
+    with pytest.raises(BadStateError, match=fault):
+        protocol.Content().set_bot_defaults([spec])
+    proc = subprocess.run([sys.executable, "-m", "bots.protocol", "--opt", spec], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and fault in proc.stderr and "Traceback" not in proc.stderr
