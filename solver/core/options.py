@@ -76,7 +76,8 @@ class Option:
             try:
                 value = self.kind(text)
             except ValueError:
-                raise ConfigError(f"{owner}: option {name}={text!r}: expected a {self.kind.__name__}") from None
+                kind = self.kind.__name__
+                raise ConfigError(f"{owner}: option {name}={text!r}: expected a {kind}") from None
         return self.check(owner, name, value)
 
     def describe(self) -> str:
