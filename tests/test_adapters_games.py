@@ -104,6 +104,7 @@ def test_spec_for_names_the_module_to_write(monkeypatch: pytest.MonkeyPatch) -> 
     from tests import toygame
 
     monkeypatch.setitem(specs.games.GAMES, "hidden_pass", "tests.toygame")
+    monkeypatch.setattr(toygame, "SPEC", dataclasses.replace(toygame.SPEC, bots=None))
     with pytest.raises(ConfigError, match="its spec names no bot package"):
         spec_for("hidden_pass")
     monkeypatch.setattr(toygame, "SPEC", dataclasses.replace(toygame.SPEC, bots="tests.toy_nope"))

@@ -1,0 +1,1 @@
+"""Hidden Pass, the toy game: its rules and its spec (as ``solver/games/<name>/``)."""
