@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Concatenate, Final, ParamSpec, TypeAlias, TypeVar
@@ -112,13 +112,6 @@ class Advice:
             "belief": self.belief,
             "summary": self.summary,
         }
-
-
-def check_choice(bot: str, option: str, value: Any, choices: Sequence[str]) -> str:
-    """``value`` if it is one of ``choices``, else ConfigError naming ``bot``'s ``option``."""
-    if value not in choices:
-        raise ConfigError(f"{bot} bot: option {option!r} must be one of {', '.join(choices)}, not {value!r}")
-    return str(value)
 
 
 class Bot(ABC):

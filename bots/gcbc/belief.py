@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.base import Option, check_choice
+from bots.base import Option
 from solver.core import ConfigError, Game, Seat, View
 
 #: Where deals come from (option ``belief``).
@@ -13,18 +13,13 @@ BELIEFS = ("full", "deduction", "uniform")
 
 #: The option the GCBC search bots share: where deals come from.
 BELIEF_OPTION = Option("full", str, "deals drawn from: full (posterior with the behaviour model), "
-                       "deduction (posterior without it) or uniform (the resampler alone)")
+                       "deduction (posterior without it) or uniform (the resampler alone)", choices=BELIEFS)
 
 
 def check_gcbc(bot: str, game: Game) -> None:
     """ConfigError unless ``game`` is Good Cop Bad Cop."""
     if game.name != "gcbc":
         raise ConfigError(f"{bot} bot: the Good Cop Bad Cop bot plays gcbc only, not {game.name!r}")
-
-
-def check_belief(bot: str, kind: Any) -> None:
-    """ConfigError unless ``kind`` is one of :data:`BELIEFS`."""
-    check_choice(bot, "belief", kind, BELIEFS)
 
 
 def posterior_for(game: Game, view: View, kind: str) -> Any:

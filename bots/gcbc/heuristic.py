@@ -80,7 +80,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option, RankedAction, check_choice
+from bots.base import Advice, Bot, Option, RankedAction
 from bots.gcbc.belief import posterior_for
 from bots.registry import register
 from solver.core import JSON, Action, ConfigError, Game, View
@@ -414,11 +414,6 @@ def score_view(game: GCBCGame, data: JSON, legal: tuple[Action, ...],
 ESTIMATES: Final = ("rules", "posterior")
 
 
-def check_estimate(bot: str, kind: Any, option: str = "estimate") -> str:
-    """``kind`` if it is one of :data:`ESTIMATES`, else ConfigError naming ``bot``'s ``option``."""
-    return check_choice(bot, option, kind, ESTIMATES)
-
-
 def best_actions(scored: list[Scored]) -> list[Action]:
     """The actions of ``scored`` whose score ties the best (within 1e-9), in ``scored``'s order."""
     top = max(s for _, s, _ in scored)
@@ -435,7 +430,7 @@ class HeuristicBot(Bot):
     options: ClassVar[Mapping[str, Option]] = {
         "epsilon": Option(0.0, float, "probability of a uniformly random move instead", 0.0, 1.0),
         "estimate": Option("rules", str, "team estimate: rules (rules 2-3, ~0.3 ms) or posterior (the "
-                           "exact posterior with the behaviour model, a few ms)"),
+                           "exact posterior with the behaviour model, a few ms)", choices=ESTIMATES),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -444,7 +439,7 @@ class HeuristicBot(Bot):
         super().__init__(game, seat, rng, **options)
         self.gcbc: GCBCGame = game
         self.epsilon: float = self.settings["epsilon"]
-        self.estimate: str = check_estimate("heuristic", self.settings["estimate"])
+        self.estimate: str = self.settings["estimate"]
         #: the last view, its exact posterior and (once asked) its marginals: one decision asks more
         #: than once, and the ``ismcts`` bot draws its worlds from the same posterior
         self._posterior: tuple[View, Any, list[dict[str, Any]] | None] | None = None

@@ -87,8 +87,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import numpy as np
 
 from bots.base import Advice, Bot, DecisionClock, Option, on_the_clock
-from bots.gcbc.belief import BELIEF_OPTION, check_belief, check_gcbc, posterior_for, warm_up
-from bots.gcbc.heuristic import HeuristicBot, check_estimate
+from bots.gcbc.belief import BELIEF_OPTION, check_gcbc, posterior_for, warm_up
+from bots.gcbc.heuristic import ESTIMATES, HeuristicBot
 from bots.gcbc.rollout import SeatViews, heuristic_action
 from bots.ismcts_bot import (
     _BUDGET_OPTIONS,
@@ -297,15 +297,14 @@ class GCBCISMCTSBot(ISMCTSBot):
         "margin": Option(2.0, float, "play the most visited action only if it beats the heuristic's choice "
                          "by this many standard errors (0: always the most visited)", 0.0, MAX_MARGIN),
         "base": Option("posterior", str, "team estimate of the heuristic that prunes the root and makes the "
-                       "base choice: posterior (the exact posterior) or rules (the heuristic's own)"),
+                       "base choice: posterior (the exact posterior) or rules (the heuristic's own)",
+                       choices=ESTIMATES),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
         check_gcbc("ismcts", game)
         super().__init__(game, seat, rng, **options)
-        check_belief("ismcts", self.settings["belief"])
         check_margin("ismcts", self.settings["margin"])
-        check_estimate("ismcts", self.settings["base"], "base")
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
         #: the base policy (item 4-5): the heuristic with the ``base`` team estimate, sharing the generator

@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
-from bots.gcbc.belief import BELIEF_OPTION, check_belief, check_gcbc, posterior_for, warm_up
+from bots.gcbc.belief import BELIEF_OPTION, check_gcbc, posterior_for, warm_up
 from bots.gcbc.heuristic import HeuristicBot, HistoryReader, best_actions, score_view
 from bots.ismcts_bot import Expired, reserve
 from bots.registry import register
@@ -247,7 +247,6 @@ class RolloutBot(Bot):
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
         check_gcbc("rollout", game)
         super().__init__(game, seat, rng, **options)
-        check_belief("rollout", self.settings["belief"])
         warm_up(game, seat, self.settings["belief"])
         #: the last search, for callers that want its statistics
         self.last: RolloutResult | None = None

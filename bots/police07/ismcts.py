@@ -87,24 +87,27 @@ class Police07ISMCTSBot(ISMCTSBot):
         # (solver/games/police07/data/factor_model.json) and win rate (bench/results/README.md).
         "belief": Option(
             "filter", str, "detectives: draw Dr. Factor's stop by filter (a learnt model of his moves, "
-            "followed from his start), categories (location-category weights) or uniform"
+            "followed from his start), categories (location-category weights) or uniform",
+            choices=BELIEFS,
         ),
         "chase": Option(
             "auto", str, "playout detectives chase: auto (by role, see ROLE_DEFAULTS), true (his stop) "
-            "or belief (a stop drawn from the public possible set)"
+            "or belief (a stop drawn from the public possible set)", choices=("auto", *CHASES),
         ),
         "factor_keys": Option(
             "auto", str, "Dr. Factor's nodes: auto (by role), path (one per path from the root) or stop "
-            "(paths with the same public history that reach the same stop share one: transpositions)"
+            "(paths with the same public history that reach the same stop share one: transpositions)",
+            choices=("auto", *FACTOR_KEYS),
         ),
         "tree": Option(
             "auto", str, "whose information keys a node: auto (by role), actor (each seat's own, ISMCTS) "
-            "or searcher (the searching seat's, as Nijssen & Winands' single tree)"
+            "or searcher (the searching seat's, as Nijssen & Winands' single tree)", choices=("auto", *TREES),
         ),
         "move_filter": Option(
             "auto", str, "Dr. Factor's moves: auto (by role), playout (playout candidates thinned: no "
             "joker while an own ticket moves, double only in danger) or tree (Nijssen & Winands' filter "
-            "on his legal moves in tree and playouts: no joker where an own ticket reaches the stop)"
+            "on his legal moves in tree and playouts: no joker where an own ticket reaches the stop)",
+            choices=("auto", *MOVE_FILTERS),
         ),
     }
 
@@ -114,20 +117,12 @@ class Police07ISMCTSBot(ISMCTSBot):
         super().__init__(game, seat, rng, **options)
         #: the game, typed as Police 07's
         self.police = game
-        for name, choices in (("chase", CHASES), ("factor_keys", FACTOR_KEYS), ("tree", TREES),
-                              ("move_filter", MOVE_FILTERS)):
-            if self.settings[name] not in ("auto", *choices):
-                raise ConfigError(f"ismcts bot: option {name!r} must be auto, {', '.join(choices)}, "
-                                  f"not {self.settings[name]!r}")
         #: the search settings of this seat's role, ``auto`` resolved (:data:`ROLE_DEFAULTS`)
         self.role_settings: dict[str, str] = {
             name: ROLE_DEFAULTS[seat == 0][name] if self.settings[name] == "auto" else self.settings[name]
             for name in ROLE_DEFAULTS[True]
         }
         self.params = dataclasses.replace(self.params, keys=cast(NodeKeys, self.role_settings["tree"]))
-        if self.settings["belief"] not in BELIEFS:
-            raise ConfigError(f"ismcts bot: option 'belief' must be one of {', '.join(BELIEFS)}, "
-                              f"not {self.settings['belief']!r}")
         role = self.role_settings
         # The simulator's tables depend on the game and the settings only, so they are built once,
         # with the bot (as nw2012's), not at every decision. Only the belief chase reads the sim's

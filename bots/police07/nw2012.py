@@ -99,7 +99,8 @@ class Parameter:
 
     def option(self) -> Option:
         """The bot option of this parameter (default: the documented value)."""
-        return Option(self.value, type(self.value), self.meaning, self.minimum, self.maximum)
+        return Option(self.value, type(self.value), self.meaning, self.minimum, self.maximum,
+                      choices=self.choices or None)
 
 
 #: The NW2012 parameters, each overridable by the bot option of the same name.
@@ -278,12 +279,6 @@ class NW2012Bot(ISMCTSBot):
         # ISMCTSBot.__init__ builds its search parameters from one option "c"; NW2012 has a C per
         # role, so the base Bot validates the options and this constructor builds the rest.
         Bot.__init__(self, game, seat, rng, **options)
-        for key, value in self.settings.items():
-            spec = _BY_NAME.get(key)
-            if spec is not None and spec.choices and value not in spec.choices:
-                raise ConfigError(
-                    f"nw2012 bot: option {key!r} must be one of {', '.join(spec.choices)}, not {value!r}"
-                )
         s = self.settings
         self.police_game: Police07Game = game
         self.last: SearchResult | None = None
