@@ -1,12 +1,11 @@
-"""Good Cop Bad Cop against the conformance suite, many seeded random games, and determinization.
+"""Good Cop Bad Cop: many seeded random games, and determinization.
 
-``check_game`` (solver/testing.py) runs on every player count (4-8) with both Equipment decks, at its
-default density (every second state): on the first 40 states of a game (the deal, the layouts and
-the first turns) in the default run, on the first 150 in the slow run. Resample is checked from every
-view of every state of early games (``test_resample_from_every_view_of_early_states``). The
-random-game runs play many more games checking the rules' own invariants (cards, guns and Equipment
-are conserved, hands respect the limit, the leader cards stay in living hands, the end is reported
-consistently); the 10,000-game run and the thorough conformance matrix are marked ``slow``.
+``check_game`` (solver/testing.py) runs on every player count (4-8) with both Equipment decks in
+tests/test_conformance.py, over the registry. Resample is checked from every view of every state of
+early games (``test_resample_from_every_view_of_early_states``). The random-game runs play many more
+games checking the rules' own invariants (cards, guns and Equipment are conserved, hands respect the
+limit, the leader cards stay in living hands, the end is reported consistently); the 10,000-game run
+is marked ``slow``.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ import pytest
 import solver.games
 from solver.core import BadStateError
 from solver.games.gcbc import ops
-from solver.testing import check_game
 from solver.testing import random_game as play_random
 from tests.markers import compiled_pass_only
 from tests.test_gcbc_rules import HANDS4, do, start
@@ -31,26 +29,6 @@ from tests.test_gcbc_rules import HANDS4, do, start
 DECKS = ("rulebook", "4th")
 CONFIGS = list(itertools.product(range(4, 9), DECKS))
 GUNS = {4: 2, 5: 3, 6: 3, 7: 4, 8: 4}
-
-
-# --- the conformance suite --------------------------------------------------------------------------
-@pytest.mark.parametrize(("players", "deck"), CONFIGS, ids=[f"{p}p-{d}" for p, d in CONFIGS])
-def test_check_game(players: int, deck: str) -> None:
-    game = solver.games.load("gcbc", players=players, deck=deck)
-    report = check_game(game, seed=players, games=1, resamples=1, max_branch=4, deep_states=40)
-    assert report.games == 1 and report.deep_checks >= 20 and report.response_nodes > 0
-    assert report.resamples_varied > 0, "views must hide something for resample to vary"
-
-
-@pytest.mark.slow
-@compiled_pass_only
-@pytest.mark.parametrize(("players", "deck"), CONFIGS, ids=[f"{p}p-{d}" for p, d in CONFIGS])
-def test_check_game_thorough(players: int, deck: str) -> None:
-    game = solver.games.load("gcbc", players=players, deck=deck)
-    # Default density on the first 150 states (views, resamples, clones): a whole 8-player game at
-    # this density takes over 7 minutes, too long to repeat for ten configurations in every CI run.
-    report = check_game(game, seed=100 + players, games=1, resamples=2, deep_states=150)
-    assert report.games == 1
 
 
 # --- many random games --------------------------------------------------------------------------------

@@ -1,11 +1,10 @@
-"""LineUp against the conformance suite, many seeded random games, and what views may hold.
+"""LineUp: many seeded random games, and what views may hold.
 
-``check_game`` (solver/testing.py) runs on every player count (2-6) at its default density (every
-second state): on the first 60 states of a game in the default run, on the first 250 in the slow run.
-The random-game runs check the rules' own invariants in every state (every Suspect and Lucky Break
-card is in exactly one place, counts stay in 3..10, hands hold at most 3, the winner has four
-scenes) and that no view holds a face-down card's identity outside its study moment. The
-10,000-game run and the thorough conformance runs are marked ``slow``.
+``check_game`` (solver/testing.py) runs on every player count (2-6) in tests/test_conformance.py,
+over the registry. The random-game runs check the rules' own invariants in every state (every
+Suspect and Lucky Break card is in exactly one place, counts stay in 3..10, hands hold at most 3,
+the winner has four scenes) and that no view holds a face-down card's identity outside its study
+moment. The 10,000-game run is marked ``slow``.
 """
 
 from __future__ import annotations
@@ -22,31 +21,10 @@ import pytest
 import solver.games
 from solver.core import BadStateError
 from solver.games.lineup.turn import Phase
-from solver.testing import check_game
 from solver.testing import random_game as play_random
 from tests.markers import compiled_pass_only
 
 PLAYERS = [2, 3, 4, 5, 6]
-
-
-# --- the conformance suite ------------------------------------------------------------------------
-@pytest.mark.parametrize("players", PLAYERS)
-def test_check_game(players: int) -> None:
-    game = solver.games.load("lineup", players=players)
-    report = check_game(game, seed=players, games=1, resamples=1, max_branch=4, deep_states=60)
-    assert report.games == 1 and report.deep_checks > 30
-    assert report.resamples_varied > 0, "views must hide something for resample to vary"
-
-
-@pytest.mark.slow
-@compiled_pass_only
-@pytest.mark.parametrize("players", PLAYERS)
-def test_check_game_thorough(players: int) -> None:
-    game = solver.games.load("lineup", players=players)
-    # Default density on the first 250 states; whole games at this density are too long to repeat in
-    # every CI run.
-    report = check_game(game, seed=100 + players, games=1, resamples=2, deep_states=250)
-    assert report.games == 1
 
 
 # --- many random games ----------------------------------------------------------------------------
