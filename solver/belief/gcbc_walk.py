@@ -363,7 +363,7 @@ class Walk:
         return "self" if t == actor else self.shows(t)
 
     def _play_targets(self, actor: int, effect: Effect) -> list[int]:
-        """The public part of :func:`solver.games.gcbc.effects.targets` (hands are not public)."""
+        """The public part of :func:`solver.games.gcbc.plays.targets` (hands are not public)."""
         if effect == Effect.REVIVE:
             return [t for t in range(len(self.alive)) if not self.alive[t] and t != actor]
         if effect in (Effect.DISARM, Effect.RE_AIM):

@@ -40,6 +40,7 @@ from solver.games.gcbc.events import (
     Shot,
     Wounded,
 )
+from solver.games.gcbc.plays import can_shoot, play_options
 
 if TYPE_CHECKING:
     from solver.games.gcbc.rules import GCBCState
@@ -149,19 +150,12 @@ def apply_arrange(st: GCBCState, top: ops.Task, action: Action) -> None:
 
 
 # --- the Act phase ------------------------------------------------------------------------------------
-def can_shoot(st: GCBCState, seat: int) -> bool:
-    """``seat`` holds a Gun aimed at a living player."""
-    return st.gun[seat] and st.aim[seat] >= 0 and st.alive[st.aim[seat]]
-
-
 def announce_options(st: GCBCState, top: ops.Task) -> list[Action]:
     """Investigate, Equip, Arm, Shoot, or an own-action card [Como se Juega: Actúa].
 
     Investigate looks at a face-down card of another living player (one's own cards are known).
     After a Restraining Order the shot stands while it can be fired.
     """
-    from solver.games.gcbc.effects import play_options
-
     a = st.active
     if st.forced_shoot and can_shoot(st, a):
         return [codec.SHOOT]

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from solver.core import Action
-from solver.games.gcbc import actions, codec, effects, ops
+from solver.games.gcbc import actions, codec, effects, ops, plays
 from solver.games.gcbc.events import ActionAnnounced, TurnStarted
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def close_window(st: GCBCState, top: ops.Task) -> None:
 
 def window_options(st: GCBCState, top: ops.Task) -> list[Action]:
     """``pass`` and every play the seat's card allows now."""
-    return [codec.PASS, *effects.play_options(st, top[2], top[1])]
+    return [codec.PASS, *plays.play_options(st, top[2], top[1])]
 
 
 def apply_window(st: GCBCState, top: ops.Task, action: Action) -> None:
