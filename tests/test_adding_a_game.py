@@ -20,6 +20,7 @@ from bots.cli import main
 from bots.protocol import SeatServer
 from solver import games
 from solver.testing import check_game
+from tests.test_adapters import OPENSPIEL_MISSING, PETTINGZOO_MISSING, need
 
 NAME = "hidden_pass"
 
@@ -83,7 +84,7 @@ def test_conformance(registered: None) -> None:
 
 
 def test_openspiel(registered: None) -> None:
-    pyspiel = pytest.importorskip("pyspiel")
+    pyspiel = need("pyspiel", reason=OPENSPIEL_MISSING)
     from bots.adapters import openspiel
 
     openspiel.register(NAME)
@@ -92,7 +93,7 @@ def test_openspiel(registered: None) -> None:
 
 
 def test_pettingzoo(registered: None) -> None:
-    pytest.importorskip("pettingzoo")
+    need("pettingzoo", reason=PETTINGZOO_MISSING)
     from pettingzoo.test import api_test
 
     from bots.adapters import pettingzoo
