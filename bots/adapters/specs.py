@@ -27,29 +27,11 @@ import numpy.typing as npt
 
 from solver import games
 from solver.core import ConfigError, Game, View
+from solver.core.spec import Bounds as Bounds  # re-exported: the adapters' name for it
 from solver.core.spec import GameSpec
 
 Vector = npt.NDArray[np.float32]
 G = TypeVar("G", bound=Game)
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """Bounds of one configured game, as OpenSpiel's ``GameInfo`` states them."""
-
-    #: every chance outcome id is below this (OpenSpiel masks chance ids by it); 0: no chance nodes
-    max_chance_outcomes: int
-    #: the most chance nodes in one game
-    max_chance_nodes: int
-    #: the most player decisions in one game (chance nodes not counted)
-    max_game_length: int
-    min_utility: float
-    max_utility: float
-    #: True when every game's returns sum to 0
-    zero_sum: bool
-    #: None when the rules end every game within the bounds above; otherwise the adapters end a game
-    #: as a draw (every return 0) once its history holds this many actions, chance included
-    move_cap: int | None = None
 
 
 class Encoder(Protocol):
@@ -65,11 +47,10 @@ class Encoder(Protocol):
 
 @dataclass(frozen=True)
 class AdapterSpec:
-    """One game's entry: per-configuration bounds and its encoder (from ``bots/<game>/adapter.py``);
-    the player range and the action-id bound are the game's own declaration (its
+    """One game's entry: its view encoder (from ``bots/<game>/adapter.py``); the player range, the
+    action-id bound and the per-configuration bounds are the game's own declaration (its
     :class:`~solver.core.spec.GameSpec`), which :func:`spec_for` attaches."""
 
-    bounds: Callable[[Game], Bounds]
     encoder: Callable[[Game], Encoder]
     #: view keys that hold the seat's history: dropped from the (non-perfect-recall) observation string
     recall_keys: tuple[str, ...] = ("history",)
@@ -80,6 +61,11 @@ class AdapterSpec:
         if self.game is None:
             raise ConfigError("adapter spec without its game's declaration: get it with spec_for(name)")
         return self.game
+
+    @property
+    def bounds(self) -> Callable[[Game], Bounds]:
+        """The game's bounds for one configuration (its spec's ``bounds`` function)."""
+        return self._declared().game_bounds
 
     @property
     def min_players(self) -> int:

@@ -1,12 +1,7 @@
-"""Good Cop Bad Cop in the OpenSpiel and PettingZoo adapters: its bounds and its view encoder.
+"""Good Cop Bad Cop in the OpenSpiel and PettingZoo adapters: its view encoder (the bounds are the
+game's, ``solver/games/gcbc/bounds.py``).
 
 Found by :func:`bots.adapters.specs.spec_for` through :func:`adapter_spec`.
-
-The rules do not bound a game's length: nothing forces a table to stop investigating (a look turns
-no card face up), so a game of investigations never ends. The adapters therefore cap it at
-:data:`MOVE_CAP` actions (chance outcomes included) and end it there as a draw, every return 0.
-The cap is far above what play reaches: 300 uniformly random 8-player games took at most 2,297
-actions (median 827), and random play is the slow extreme, since deliberate play shoots sooner.
 """
 
 from __future__ import annotations
@@ -15,13 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from bots.adapters.specs import AdapterSpec, Bounds, Encoder, Vector, check_game, one_hot, ratio
+from bots.adapters.specs import AdapterSpec, Encoder, Vector, check_game, one_hot, ratio
 from solver.core import DecisionKind, Game, InvalidActionError, View
 from solver.games.gcbc import codec
 from solver.games.gcbc.deal import CARDS_PER_PLAYER, GUNS, INTEGRITY_NAMES
 
-#: actions (chance outcomes included) after which the adapters end a game as a draw
-MOVE_CAP = 5000
 #: how many turns the turn counter spans in the vector (it reads 1 from there on)
 TURN_SCALE = 100.0
 #: a hand above the limit of 1 holds 2 cards until its owner keeps one
@@ -29,23 +22,6 @@ HAND_SCALE = 2.0
 _KINDS = tuple(DecisionKind)
 _ANNOUNCED = ("investigate", "equip", "arm", "shoot", "play")
 _TEAMS = ("honest", "crooked", "solo")
-
-
-def bounds(game: Game) -> Bounds:
-    """GCBC's bounds for one configuration: the codec's chance ids, +1/-1 returns, the move cap."""
-    from solver.games.gcbc.rules import GCBCGame
-
-    gcbc = check_game(game, GCBCGame, "gcbc adapter bounds")
-    return Bounds(
-        # draws are the last chance block: DRAW + card, one id per Equipment card of the content
-        max_chance_outcomes=codec.DRAW + len(gcbc.card_ids),
-        max_chance_nodes=MOVE_CAP,
-        max_game_length=MOVE_CAP,
-        min_utility=-1.0,  # +1 to each winner, -1 to each loser; 0 to all at the cap
-        max_utility=1.0,
-        zero_sum=False,  # one team wins whatever the team sizes, or one player alone
-        move_cap=MOVE_CAP,
-    )
 
 
 class GCBCEncoder:
@@ -175,7 +151,6 @@ def encoder(game: Game) -> Encoder:
 def adapter_spec() -> AdapterSpec:
     """GCBC's adapter spec: 4..8 seats, the codec's id space, the move cap, the encoder."""
     return AdapterSpec(
-        bounds=bounds,
         encoder=encoder,
         # "investigated" is indexed by history entry: memory, like the history itself
         recall_keys=("history", "investigated"),

@@ -1,12 +1,7 @@
-"""LineUp in the OpenSpiel and PettingZoo adapters: its bounds and its view encoder.
+"""LineUp in the OpenSpiel and PettingZoo adapters: its view encoder (the bounds are the game's,
+``solver/games/lineup/bounds.py``).
 
 Found by :func:`bots.adapters.specs.spec_for` through :func:`adapter_spec`.
-
-The rules do not bound a game's length: a player may roll and walk the ring road forever without
-asking for a lineup, so nobody need ever win. The adapters therefore cap a game at
-:data:`MOVE_CAP` actions (chance outcomes included) and end it there as a draw, every return 0
-(as the rules' own end when nobody can win any more). The cap is far above what play reaches: 200
-uniformly random 6-player games took at most 4,303 actions (median 2,324).
 """
 
 from __future__ import annotations
@@ -15,34 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from bots.adapters.specs import AdapterSpec, Bounds, Encoder, Vector, check_game, one_hot, ratio
+from bots.adapters.specs import AdapterSpec, Encoder, Vector, check_game, one_hot, ratio
 from solver.core import Game, View
 from solver.games.lineup import codec
 from solver.games.lineup.content import LUCKY_NAMES
 from solver.games.lineup.turn import HAND_LIMIT, MAX_COUNT, PHASE_NAMES
 
-#: actions (chance outcomes included) after which the adapters end a game as a draw
-MOVE_CAP = 10_000
 #: how many turns the turn counter spans in the vector (it reads 1 from there on)
 TURN_SCALE = 200.0
 _DIE_FACES = 6
-
-
-def bounds(game: Game) -> Bounds:
-    """LineUp's bounds for one configuration: the codec's chance ids, +1/-1 returns, the move cap."""
-    from solver.games.lineup.rules import LineUpGame
-
-    lineup = check_game(game, LineUpGame, "lineup adapter bounds")
-    return Bounds(
-        # Lucky Break draws are the last chance block (and the last block of all)
-        max_chance_outcomes=codec.LUCKY_DRAW + len(LUCKY_NAMES),
-        max_chance_nodes=MOVE_CAP,
-        max_game_length=MOVE_CAP,
-        min_utility=-1.0,  # +1 to the winner, -1 to the others; 0 to all when nobody wins or at the cap
-        max_utility=1.0,
-        zero_sum=lineup.num_players == 2,
-        move_cap=MOVE_CAP,
-    )
 
 
 class LineUpEncoder:
@@ -175,6 +151,5 @@ def adapter_spec() -> AdapterSpec:
     """LineUp's adapter spec: 2..6 seats, the codec's id space, the move cap, the encoder."""
 
     return AdapterSpec(
-        bounds=bounds,
         encoder=encoder,
     )

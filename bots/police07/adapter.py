@@ -1,40 +1,17 @@
-"""Police 07 in the OpenSpiel and PettingZoo adapters: its bounds and its view encoder.
+"""Police 07 in the OpenSpiel and PettingZoo adapters: its view encoder (the bounds are the game's,
+``solver/games/police07/bounds.py``).
 
-Found by :func:`bots.adapters.specs.spec_for` through :func:`adapter_spec`. The rules bound every
-game (24 Dr. Factor moves at most), so no move cap is needed.
+Found by :func:`bots.adapters.specs.spec_for` through :func:`adapter_spec`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from bots.adapters.specs import AdapterSpec, Bounds, Encoder, Vector, check_game, ratio
+from bots.adapters.specs import AdapterSpec, Encoder, Vector, check_game, ratio
 from solver.core import Game, View
 from solver.games.police07 import codec
 from solver.games.police07.codec import FACTOR_TICKETS, TICKET_NAMES
-
-
-def bounds(game: Game) -> Bounds:
-    """Police 07's bounds for one configuration, derived from the rules (see the comments)."""
-    from solver.games.police07.rules import Police07Game
-
-    p07 = check_game(game, Police07Game, "police07 adapter bounds")
-    detectives = p07.num_pieces - 1
-    rounds = codec.LAST_MOVE  # at most one detectives' round per Dr. Factor move
-    factor = codec.LAST_MOVE + FACTOR_TICKETS[codec.Ticket.DOUBLE]  # moves + double announcements
-    if p07.voluntary_show:
-        factor += rounds * (1 + detectives)  # a show, then one take per detective piece, once a turn
-    placements = 1 + detectives if p07.free_start else 0
-    return Bounds(
-        # Start cards are ids START_BASE + stop, the only chance outcomes; OpenSpiel needs every
-        # chance id below max_chance_outcomes, so the bound is the end of the start-card block.
-        max_chance_outcomes=0 if p07.free_start else codec.PLACE_BASE,
-        max_chance_nodes=0 if p07.free_start else 1 + detectives,
-        max_game_length=factor + rounds * detectives + placements,
-        min_utility=-1.0,
-        max_utility=1.0,
-        zero_sum=p07.num_players == 2,  # +1/-1 per seat: zero-sum only with one detective seat
-    )
 
 
 class Police07Encoder:
@@ -120,6 +97,5 @@ def encoder(game: Game) -> Encoder:
 def adapter_spec() -> AdapterSpec:
     """Police 07's adapter spec: 2..6 seats, the codec's id space, the rules' bounds, the encoder."""
     return AdapterSpec(
-        bounds=bounds,
         encoder=encoder,
     )

@@ -22,6 +22,25 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Bounds:
+    """Bounds of one configured game, as the rules give them (OpenSpiel's ``GameInfo`` states these)."""
+
+    #: every chance outcome id is below this (OpenSpiel masks chance ids by it); 0: no chance nodes
+    max_chance_outcomes: int
+    #: the most chance nodes in one game
+    max_chance_nodes: int
+    #: the most player decisions in one game (chance nodes not counted)
+    max_game_length: int
+    min_utility: float
+    max_utility: float
+    #: True when every game's returns sum to 0
+    zero_sum: bool
+    #: None when the rules end every game within the bounds above; otherwise the adapters end a game
+    #: as a draw (every return 0) once its history holds this many actions, chance included
+    move_cap: int | None = None
+
+
+@dataclass(frozen=True)
 class Role:
     """A named group of seats that play one side (Police 07's detectives) for a player count."""
 
@@ -37,8 +56,11 @@ class GameSpec:
     (``file=True`` for those that name content files). ``flags`` maps a command-line variant flag
     (``--deck``) to the option it sets; a boolean option's flag takes no value. ``bot_flags`` maps a
     flag to a bot option it sets on every bot that takes it (LineUp's ``--memory``). ``roles``
-    empty: every seat is a role of its own (``seat0``, ``seat1``, ...). ``bots``: the package whose
-    import registers the game's bots, printer, hint and adapter encoding.
+    empty: every seat is a role of its own (``seat0``, ``seat1``, ...). ``num_distinct_actions``
+    bounds the action ids; ``bounds`` names the function that gives one configuration's
+    :class:`Bounds` (the most decisions and chance nodes in a game, the returns' range, the move
+    cap of a game the rules do not bound). ``bots``: the package whose import registers the
+    game's bots, printer, hint and adapter encoding.
     """
 
     name: str
@@ -56,6 +78,8 @@ class GameSpec:
     num_distinct_actions: int = 0
     #: a one-line description for ``copsolver bots`` and the welcome message
     summary: str = ""
+    #: "module:function" giving the :class:`Bounds` of one configured game ("": none declared)
+    bounds: str = ""
     #: the bot package ("" = ``bots.<name>``; None = the game has no bots of its own)
     bots: str | None = ""
 
@@ -97,6 +121,14 @@ class GameSpec:
                 raise ConfigError(f"{self.name}: unknown option {name!r} (its options: {known})")
             checked[name] = opt.check(self.name, name, value)
         return checked
+
+    def game_bounds(self, game: Game) -> Bounds:
+        """The bounds of ``game`` (a configured game of this spec): length, chance, utilities."""
+        if not self.bounds:
+            raise ConfigError(f"{self.name} spec declares no bounds")
+        module_name, _, fn_name = self.bounds.partition(":")
+        fn: Callable[[Game], Bounds] = getattr(importlib.import_module(module_name), fn_name)
+        return fn(game)
 
     def check_names(self, options: Mapping[str, Any]) -> None:
         """ConfigError naming the first option the game does not take."""

@@ -19,6 +19,7 @@ SPEC = GameSpec(
     default_players=6,
     # draw ids are the codec's last block: DRAW + card, at most MAX_CARDS cards in any content
     num_distinct_actions=codec.DRAW + codec.MAX_CARDS,
+    bounds="solver.games.gcbc.bounds:bounds",
     summary="hidden teams and leaders: find and shoot the other team's leader",
     options={
         "deck": Option("rulebook", str, "the Equipment deck", choices=DECKS),

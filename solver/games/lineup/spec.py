@@ -16,6 +16,7 @@ SPEC = GameSpec(
     default_players=4,
     # Lucky Break draws are the codec's last block
     num_distinct_actions=codec.LUCKY_DRAW + len(LUCKY_NAMES),
+    bounds="solver.games.lineup.bounds:bounds",
     summary="a memory race: identify suspects from crime scenes",
     options={
         "board": Option(None, str, "a board file instead of the shipped (stand-in) board", file=True),

@@ -24,6 +24,7 @@ SPEC = GameSpec(
     default_players=4,
     # the take block is the codec's last: TAKE_BASE + piece * 4 + ticket, pieces 1..MAX_PIECE
     num_distinct_actions=codec.TAKE_BASE + (codec.MAX_PIECE + 1) * 4,
+    bounds="solver.games.police07.bounds:bounds",
     summary="hunt Dr. Factor across a 196-stop Budapest board (Scotland Yard-like)",
     options={
         "pieces": Option(None, list, "detective pieces per detective seat (default: the rulebook's split)"),

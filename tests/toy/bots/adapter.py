@@ -1,30 +1,13 @@
-"""Hidden Pass in OpenSpiel and PettingZoo: its bounds and a view encoder (as ``bots/<name>/adapter.py``)."""
+"""Hidden Pass in OpenSpiel and PettingZoo: its view encoder (as ``bots/<name>/adapter.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from bots.adapters.specs import AdapterSpec, Bounds, Encoder, Vector, check_game
+from bots.adapters.specs import AdapterSpec, Encoder, Vector, check_game
 from solver.core import Game, View
+from tests.toy.game.bounds import ROUND_STAKE
 from tests.toy.game.rules import DECK, HiddenPass
-
-#: the most a seat can stake in one round: a bet (1) and a raise (2) it answers with
-_ROUND_STAKE = 3
-
-
-def bounds(game: Game) -> Bounds:
-    """Deals and bonus dice are the chance nodes; each turn is a decision and at most one answer."""
-    toy = check_game(game, HiddenPass, "hidden_pass adapter bounds")
-    n, rounds = toy.num_players, toy.rounds
-    most = _ROUND_STAKE * rounds
-    return Bounds(
-        max_chance_outcomes=7,  # deal 0..3, bonus 4..6
-        max_chance_nodes=n + rounds,
-        max_game_length=2 * n * rounds,
-        min_utility=-float(most),
-        max_utility=float((n - 1) * most + 2 * rounds),  # the others' stakes and every bonus
-        zero_sum=False,  # the bonus comes from outside
-    )
 
 
 class HiddenPassEncoder:
@@ -32,7 +15,7 @@ class HiddenPassEncoder:
 
     def __init__(self, game: HiddenPass) -> None:
         self.players = game.num_players
-        self.most = float(_ROUND_STAKE * game.rounds)
+        self.most = float(ROUND_STAKE * game.rounds)
         self.size = self.players * (len(DECK) + 1) + 1
 
     def encode(self, view: View) -> Vector:
@@ -56,4 +39,4 @@ def encoder(game: Game) -> Encoder:
 
 def adapter_spec() -> AdapterSpec:
     """Hidden Pass's adapter spec."""
-    return AdapterSpec(bounds=bounds, encoder=encoder)
+    return AdapterSpec(encoder=encoder)

@@ -15,6 +15,7 @@ SPEC = GameSpec(
     options={"rounds": Option(2, int, "rounds to play", minimum=1)},
     # deal 0..3, bonus 4..6, check, bet, call, raise (tests/toy/game/rules.py)
     num_distinct_actions=11,
+    bounds="tests.toy.game.bounds:bounds",
     summary="a toy: one hidden card each, bets and raises",
     bots="tests.toy.bots",
 )
