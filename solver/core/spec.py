@@ -141,10 +141,15 @@ class GameSpec:
         """The game configured with ``options``; ConfigError naming the fault.
 
         Option names are checked here; values by the game's constructor, which states each rule
-        (the rulebook's player count, a content file's format) in its own message.
+        (the rulebook's player count, a content file's format) in its own message. A value of a
+        type the constructor cannot use (a number where a list belongs) is a ConfigError too.
         """
         self.check_names(options)
-        return self.game_class()(**options)
+        cls = self.game_class()
+        try:
+            return cls(**options)
+        except TypeError as err:
+            raise ConfigError(f"{self.name}: bad options {options!r}: {err}") from None
 
     def role_seats(self, players: int) -> dict[str, tuple[int, ...]]:
         """Role name -> its seats at ``players`` players (``seatN`` per seat when no roles)."""
