@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -29,9 +29,9 @@ from solver import games
 from solver.core import ConfigError, Game, View
 from solver.core.spec import Bounds as Bounds  # re-exported: the adapters' name for it
 from solver.core.spec import GameSpec
+from solver.core.spec import check_game as check_game  # re-exported: the encoders check with it
 
 Vector = npt.NDArray[np.float32]
-G = TypeVar("G", bound=Game)
 
 
 class Encoder(Protocol):
@@ -122,13 +122,6 @@ def one_hot(out: Vector, offset: int, index: int | None, size: int) -> None:
     """Set ``out[offset + index]`` when ``index`` is in 0..size-1 (None or out of range: nothing)."""
     if index is not None and 0 <= index < size:
         out[offset + index] = 1.0
-
-
-def check_game(game: Game, cls: type[G], what: str) -> G:
-    """``game`` as a ``cls``; ConfigError when it is another game (an encoder built for the wrong one)."""
-    if not isinstance(game, cls):
-        raise ConfigError(f"{what}: expected a {cls.__name__}, not {type(game).__name__}")
-    return game
 
 
 def module_name(game_name: str) -> str:

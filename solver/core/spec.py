@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from solver.core.errors import ConfigError
 from solver.core.options import Option
@@ -38,6 +38,17 @@ class Bounds:
     #: None when the rules end every game within the bounds above; otherwise the adapters end a game
     #: as a draw (every return 0) once its history holds this many actions, chance included
     move_cap: int | None = None
+
+
+G = TypeVar("G", bound="Game")
+
+
+def check_game(game: Game, cls: type[G], what: str) -> G:
+    """``game`` as a ``cls``; ConfigError naming ``what`` when it is another game (bounds or an
+    encoder asked of the wrong one)."""
+    if not isinstance(game, cls):
+        raise ConfigError(f"{what}: expected a {cls.__name__}, not {type(game).__name__}")
+    return game
 
 
 @dataclass(frozen=True)

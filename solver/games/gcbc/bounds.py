@@ -9,8 +9,8 @@ return 0. The cap is far above what play reaches: 300 uniformly random 8-player 
 
 from __future__ import annotations
 
-from solver.core import ConfigError, Game
-from solver.core.spec import Bounds
+from solver.core import Game
+from solver.core.spec import Bounds, check_game
 from solver.games.gcbc import codec
 from solver.games.gcbc.rules import GCBCGame
 
@@ -18,15 +18,9 @@ from solver.games.gcbc.rules import GCBCGame
 MOVE_CAP = 5000
 
 
-def _checked(game: Game) -> GCBCGame:
-    if not isinstance(game, GCBCGame):
-        raise ConfigError(f"gcbc bounds: expected a GCBCGame, not {type(game).__name__}")
-    return game
-
-
 def bounds(game: Game) -> Bounds:
     """GCBC's bounds for one configuration: the codec's chance ids, +1/-1 returns, the move cap."""
-    gcbc = _checked(game)
+    gcbc = check_game(game, GCBCGame, "gcbc bounds")
     return Bounds(
         # draws are the last chance block: DRAW + card, one id per Equipment card of the content
         max_chance_outcomes=codec.DRAW + len(gcbc.card_ids),

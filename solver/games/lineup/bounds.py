@@ -9,8 +9,8 @@ uniformly random 6-player games took at most 4,303 actions (median 2,324).
 
 from __future__ import annotations
 
-from solver.core import ConfigError, Game
-from solver.core.spec import Bounds
+from solver.core import Game
+from solver.core.spec import Bounds, check_game
 from solver.games.lineup import codec
 from solver.games.lineup.content import LUCKY_NAMES
 from solver.games.lineup.rules import LineUpGame
@@ -19,15 +19,9 @@ from solver.games.lineup.rules import LineUpGame
 MOVE_CAP = 10_000
 
 
-def _checked(game: Game) -> LineUpGame:
-    if not isinstance(game, LineUpGame):
-        raise ConfigError(f"lineup bounds: expected a LineUpGame, not {type(game).__name__}")
-    return game
-
-
 def bounds(game: Game) -> Bounds:
     """LineUp's bounds for one configuration: the codec's chance ids, +1/-1 returns, the move cap."""
-    lineup = _checked(game)
+    lineup = check_game(game, LineUpGame, "lineup bounds")
     return Bounds(
         # Lucky Break draws are the last chance block (and the last block of all)
         max_chance_outcomes=codec.LUCKY_DRAW + len(LUCKY_NAMES),

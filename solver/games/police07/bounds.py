@@ -3,22 +3,16 @@ within 24 Dr. Factor moves, so no move cap is needed)."""
 
 from __future__ import annotations
 
-from solver.core import ConfigError, Game
-from solver.core.spec import Bounds
+from solver.core import Game
+from solver.core.spec import Bounds, check_game
 from solver.games.police07 import codec
 from solver.games.police07.codec import FACTOR_TICKETS
 from solver.games.police07.rules import Police07Game
 
 
-def _checked(game: Game) -> Police07Game:
-    if not isinstance(game, Police07Game):
-        raise ConfigError(f"police07 bounds: expected a Police07Game, not {type(game).__name__}")
-    return game
-
-
 def bounds(game: Game) -> Bounds:
     """Police 07's bounds for one configuration, derived from the rules (see the comments)."""
-    p07 = _checked(game)
+    p07 = check_game(game, Police07Game, "police07 bounds")
     detectives = p07.num_pieces - 1
     rounds = codec.LAST_MOVE  # at most one detectives' round per Dr. Factor move
     factor = codec.LAST_MOVE + FACTOR_TICKETS[codec.Ticket.DOUBLE]  # moves + double announcements

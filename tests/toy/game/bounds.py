@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from solver.core import ConfigError, Game
-from solver.core.spec import Bounds
+from solver.core import Game
+from solver.core.spec import Bounds, check_game
 from tests.toy.game.rules import HiddenPass
 
 #: the most a seat can stake in one round: a bet (1) and a raise (2) it answers with
@@ -12,9 +12,7 @@ ROUND_STAKE = 3
 
 def bounds(game: Game) -> Bounds:
     """Deals and bonus dice are the chance nodes; each turn is a decision and at most one answer."""
-    if not isinstance(game, HiddenPass):
-        raise ConfigError(f"hidden_pass bounds: expected a HiddenPass, not {type(game).__name__}")
-    toy = game
+    toy = check_game(game, HiddenPass, "hidden_pass bounds")
     n, rounds = toy.num_players, toy.rounds
     most = ROUND_STAKE * rounds
     return Bounds(
