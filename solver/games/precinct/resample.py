@@ -1,0 +1,387 @@
+"""Determinization: full Police Precinct states consistent with one seat's view (DESIGN.md section 2).
+
+:func:`resample` replays the seat's history (``view["history"]``: each action as the seat saw it and
+the events it saw), filling in each step it did not see:
+
+* ``loyalty ?`` (another seat's loyalty card): the dirty seats are drawn first, over every
+  assignment consistent with what the seat knows (its own card, cards shown to all, cards Internal
+  Affairs showed it), weighted by the chance of every public investigation under each assignment:
+  an honest investigator places every evidence card he draws, so the chance his draw held exactly
+  the evidence he placed is hypergeometric in the stack's public counts; a dirty one may instead
+  claim a draw with evidence useless (his choice is not modelled: weight 1). ``belief`` may give
+  other weights (issue 22's posterior): ``{"dirty": {seat: weight}}`` multiplies each assignment by
+  the weights of its dirty seats.
+* ``found ?`` (another seat's investigation draw): drawn given that seat's loyalty and its public
+  claim (the evidence placed, whether a useless card left the game).
+* ``police ?`` (a card dealt to another seat): a card that seat later plays or discards face up and
+  does not hold yet is dealt first when the deck has one; otherwise a card at random from the deck.
+* ``claim ?`` (what another investigator did with his draw): hiding exactly when evidence was drawn
+  and none placed.
+* ``looked ?``/``event ?``/``order ?`` (another seat's look at a stack or the event deck, and how it
+  put the cards back): at random; a look at the event deck kept on top is the card the next public
+  event draw shows.
+
+A draw that a later step rules out makes the replay fail, and the world is drawn again (at most
+:data:`MAX_TRIES` times); the replayed state's view is checked equal to the given view.
+"""
+
+from __future__ import annotations
+
+import copy
+from itertools import combinations
+from math import comb
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from solver.core import (
+    CHANCE,
+    JSON,
+    BadStateError,
+    Decision,
+    DecisionKind,
+    IllegalActionError,
+    InvalidActionError,
+)
+from solver.games.precinct import codec
+
+if TYPE_CHECKING:
+    from solver.games.precinct.rules import PrecinctGame
+    from solver.games.precinct.state import PrecinctState
+    from solver.games.precinct.view import PrecinctView
+
+MAX_TRIES = 100
+_MASKS = ("police ?", "loyalty ?", "found ?", "looked ?", "event ?", "order ?", "claim ?")
+
+
+def rebuild_view(game: PrecinctGame, data: JSON) -> PrecinctView:
+    """A view from its JSON; BadStateError naming the fault when it is not one of this game's views."""
+    from solver.games.precinct.view import PrecinctView
+
+    if not isinstance(data, dict):
+        raise BadStateError(f"precinct: a view is a JSON object, not {type(data).__name__}")
+    if data.get("game") != game.name or data.get("config") != game.config():
+        raise BadStateError(f"precinct: the view is for {data.get('game')!r} {data.get('config')!r}, "
+                            f"not {game.name!r} {game.config()!r}")
+    need = {"seat", "history", "decision", "legal_actions", "cops", "hand"}
+    missing = need - data.keys()
+    if missing:
+        raise BadStateError(f"precinct: the view lacks {sorted(missing)}")
+    seat = data["seat"]
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.num_players:
+        raise BadStateError(f"precinct: view seat {seat!r} is not a seat")
+    d = data["decision"]
+    try:
+        decision = Decision(int(d["seat"]), DecisionKind(d["kind"]), int(d["turn_of"]), str(d["prompt"]))
+        legal = tuple(game.str_to_action(t) for t in data["legal_actions"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise BadStateError(f"precinct: the view's decision or legal actions are malformed: {err}") from None
+    if not isinstance(data["history"], list):
+        raise BadStateError("precinct: the view's history is not a list")
+    return PrecinctView(game, seat, copy.deepcopy(data), legal, decision)
+
+
+def resample(game: PrecinctGame, view: PrecinctView, rng: np.random.Generator,
+             belief: Any | None = None) -> PrecinctState:
+    """A full state whose ``view(view.seat)`` equals ``view``; BadStateError if none is found."""
+    data = view.to_json()
+    seat = view.seat
+    history: list[list[Any]] = data["history"]
+    if not any(entry[1] in _MASKS for entry in history):
+        state = _replay(game, seat, history, rng, {}, check_only=True)
+        if state is not None and state.view(seat).to_json() == data:
+            return state
+        raise BadStateError(f"precinct: the view of seat {seat} does not replay")
+    for _ in range(MAX_TRIES):
+        dirty = _draw_loyalty(game, seat, data, rng, belief)
+        if dirty is None:
+            break
+        state = _replay(game, seat, history, rng, dirty)
+        if state is not None and state.view(seat).to_json() == data:
+            return state
+    raise BadStateError(f"precinct: no world consistent with seat {seat}'s view was found")
+
+
+# --- loyalty ------------------------------------------------------------------------------------
+def _draw_loyalty(game: PrecinctGame, seat: int, data: JSON, rng: np.random.Generator,
+                  belief: Any | None) -> dict[int, bool] | None:
+    """Draw the dirty seats: consistent with what ``seat`` knows, weighted by the public investigations."""
+    if not game.dirty_cops:
+        return {}
+    n = game.num_players
+    known: dict[int, bool] = {}
+    for entry in data["history"]:
+        for ev in entry[2]:
+            if ev["kind"] == "LoyaltyShown":
+                known[int(ev["seat"])] = bool(ev["dirty"])
+    weights = {p: _investigation_odds(data, p) for p in range(n)}
+    extra = (belief or {}).get("dirty", {}) if isinstance(belief, dict) else {}
+    combos: list[tuple[int, ...]] = []
+    probs: list[float] = []
+    for dirty in combinations(range(n), game.dirty_cops):
+        if any(known.get(p, p in dirty) != (p in dirty) for p in known):
+            continue
+        w = 1.0
+        for p in range(n):
+            if p in known:
+                continue
+            w *= weights[p][1] if p in dirty else weights[p][0]
+            if p in dirty and str(p) in extra:
+                w *= float(extra[str(p)])
+            elif p in dirty and p in extra:
+                w *= float(extra[p])
+        if w > 0:
+            combos.append(dirty)
+            probs.append(w)
+    if not combos:
+        return None
+    chosen = combos[int(rng.choice(len(combos), p=np.array(probs) / sum(probs)))]
+    return {q: q in chosen for q in range(n)}
+
+
+def _investigation_odds(data: JSON, p: int) -> tuple[float, float]:
+    """(likelihood honest, likelihood dirty) of seat ``p``'s public investigations."""
+    cops = data["cops"]
+    honest = dirty = 1.0
+    for entry in data["history"]:
+        for ev in entry[2]:
+            if ev["kind"] != "Investigated" or cops[ev["cop"]]["seat"] != p:
+                continue
+            e, size, drawn, placed = ev["evidence"], ev["size"], ev["drawn"], ev["placed"]
+            u = size - e
+
+            def exactly(k: int, e: int = e, u: int = u, drawn: int = drawn) -> float:
+                return comb(e, k) * comb(u, drawn - k) / comb(e + u, drawn) if 0 <= k <= drawn else 0.0
+
+            honest *= exactly(placed)
+            dirty *= exactly(placed) if placed else sum(exactly(k) for k in range(drawn))
+    return honest, dirty
+
+
+# --- the replay ---------------------------------------------------------------------------------
+def _replay(game: PrecinctGame, seat: int, history: list[list[Any]], rng: np.random.Generator,
+            dirty: dict[int, bool], check_only: bool = False) -> PrecinctState | None:
+    """Replay ``history``, filling the masked steps; None when a step turns out impossible."""
+    st = game.new_initial_state()
+    reveals = _reveals(history)
+    shown = [(i, game.str_to_action(text) - codec.POLICE) for i, (actor, text, _) in enumerate(history)
+             if actor == CHANCE and text.startswith("police ") and text != "police ?"]
+    drawn: list[tuple[int, int, int]] = []  # (history index, cop, police shuffles then) of masked deals
+    try:
+        for i, (_, text, _) in enumerate(history):
+            if text not in _MASKS:
+                shown_action = game.str_to_action(text)
+                if drawn:
+                    _swap_in(st, shown_action, drawn)
+                st.apply(shown_action)
+                continue
+            if check_only:
+                return None
+            action = _fill(st, seat, history, i, text, rng, dirty, reveals, shown)
+            if action is None:
+                return None
+            if text == "police ?":
+                drawn.append((i, st.todo[0][1], st.police_shuffles))
+            st.apply(action)
+    except (IllegalActionError, InvalidActionError):
+        return None
+    return st
+
+
+def _swap_in(st: PrecinctState, action: int, drawn: list[tuple[int, int, int]]) -> None:
+    """Before a card is shown from a hand that lacks it: make one of that hand's masked deals this card.
+
+    The card must still be in the deck and the deck not reshuffled since the deal, so the deal could
+    have been it; the deal's record, event and the deck's counts are changed to match.
+    """
+    start, _ = codec.block_of(action)
+    if start == codec.POLICE and st.current_player() == CHANCE and st.todo[0][0] == "deal_police":
+        _free_copy(st, action - codec.POLICE, drawn)
+        return
+    if start not in (codec.PLAY, codec.HELP, codec.DISCARD) or st.current_player() == CHANCE:
+        return
+    task = st.todo[0]
+    cop_i = task[1]
+    if not isinstance(cop_i, int) or cop_i >= len(st.cops):
+        return
+    kind = action - start
+    c = st.cops[cop_i]
+    own_text = start == codec.PLAY and task[0] in ("start", "action")  # not a card received this turn
+    if any(k == kind and not (own_text and f) for k, f in zip(c.hand, c.fresh, strict=True)):
+        return
+    for j, who, shuffles in reversed(drawn):
+        old = st.history[j] - codec.POLICE
+        if who != cop_i or shuffles != st.police_shuffles or old not in c.hand:
+            continue
+        k = c.hand.index(old)
+        if own_text and c.fresh[k]:
+            pairs = enumerate(zip(c.hand, c.fresh, strict=True))
+            k = next((x for x, (h, f) in pairs if h == old and not f), -1)
+            if k < 0:
+                continue
+        if st.police[kind] > 0:  # the deal was this card, and the card it was stays in the deck
+            st.police[kind] -= 1
+            st.police[old] += 1
+        else:  # another hand's masked deal of this card, same deck: the two deals trade cards
+            other = next(((j2, w2) for j2, w2, sh2 in drawn if sh2 == shuffles and w2 != cop_i
+                          and st.history[j2] == codec.POLICE + kind and kind in st.cops[w2].hand), None)
+            if other is None:
+                return
+            j2, w2 = other
+            h2 = st.cops[w2].hand
+            h2[h2.index(kind)] = old
+            _patch_deal(st, j2, kind, old)
+        c.hand[k] = kind
+        _patch_deal(st, j, old, kind)
+        return
+
+
+def _free_copy(st: PrecinctState, kind: int, drawn: list[tuple[int, int, int]]) -> None:
+    """The seat is dealt ``kind`` but the deck holds none: a masked deal of it (same deck) becomes
+    another card still in the deck."""
+    if sum(st.police) == 0 or st.police[kind] > 0:
+        return
+    spare = [k for k, c in enumerate(st.police) if c > 0]
+    for j, who, shuffles in reversed(drawn):
+        if shuffles != st.police_shuffles or st.history[j] != codec.POLICE + kind:
+            continue
+        hand = st.cops[who].hand
+        if kind not in hand:
+            continue
+        new = spare[0]
+        hand[hand.index(kind)] = new
+        st.police[new] -= 1
+        st.police[kind] += 1
+        _patch_deal(st, j, kind, new)
+        return
+
+
+def _patch_deal(st: PrecinctState, j: int, old: int, new: int) -> None:
+    """History step ``j`` dealt ``new`` instead of ``old``: its action, record and event."""
+    from solver.games.precinct.events import CardDrawn
+
+    st.history[j] = codec.POLICE + new
+    actor, _, seen, hidden = st.records[j]
+    st.records[j] = (actor, st.game.action_to_str(codec.POLICE + new), seen, hidden)
+    end = st.marks[j + 1] if j + 1 < len(st.marks) else len(st.events)
+    for e in range(st.marks[j], end):
+        ev = st.events[e]
+        if isinstance(ev, CardDrawn) and ev.card == st.game.police_names[old]:
+            st.events[e] = CardDrawn(ev.cop, st.game.police_names[new], visible_to=ev.visible_to)
+
+
+def _reveals(history: list[list[Any]]) -> list[tuple[int, int, str]]:
+    """(history index, cop, card) of every police card seen leaving a hand face up."""
+    return [(i, int(ev["cop"]), ev["card"]) for i, entry in enumerate(history) for ev in entry[2]
+            if ev["kind"] == "Discarded"]
+
+
+def _fill(st: PrecinctState, seat: int, history: list[list[Any]], i: int, text: str,
+          rng: np.random.Generator, dirty: dict[int, bool], reveals: list[tuple[int, int, str]],
+          shown: list[tuple[int, int]]) -> int | None:
+    """The action to replay for masked step ``i``."""
+    task = st.todo[0]
+    outcomes = st.chance_outcomes() if st.current_player() == CHANCE else []
+    if text == "loyalty ?":
+        return codec.DIRTY if dirty.get(int(task[1])) else codec.LOYAL
+    if text == "police ?":
+        return _police(st, task[1], i, outcomes, rng, reveals, shown)
+    if text == "found ?":
+        return _found(st, history, i, outcomes, rng, dirty)
+    if text == "event ?":
+        forced = _next_event(st, history, i)
+        if forced is not None and any(a == forced for a, _ in outcomes):
+            return forced
+    if text == "claim ?":  # hidden evidence shows as nothing placed
+        claim = next((ev for entry in history[i:] for ev in entry[2] if ev["kind"] == "Investigated"), None)
+        hide = claim is not None and claim["placed"] == 0 and any(st.ctx["cards"])
+        return codec.HIDE if hide else codec.PLACE
+    if text == "order ?":
+        legal = st.legal_actions()
+        return int(legal[int(rng.integers(len(legal)))])
+    return _pick(outcomes, rng)
+
+
+def _pick(outcomes: list[tuple[int, float]], rng: np.random.Generator) -> int | None:
+    if not outcomes:
+        return None
+    p = np.array([q for _, q in outcomes])
+    return int(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
+
+
+def _police(st: PrecinctState, cop: int, i: int, outcomes: list[tuple[int, float]],
+            rng: np.random.Generator, reveals: list[tuple[int, int, str]],
+            shown: list[tuple[int, int]]) -> int | None:
+    """A card for ``cop``: one it must show later and does not hold yet; else one at random,
+    keeping back the cards others must show later and the cards the seat itself is dealt later."""
+    names = st.game.police_names
+    needs = {c: _needs(st, c, i, reveals, names) for c in range(len(st.cops))}
+    mine = [kind for j, kind in shown if j > i]  # the seat's own later deals must stay possible
+    in_deck = {a - codec.POLICE for a, _ in outcomes
+               if st.police[a - codec.POLICE] > mine.count(a - codec.POLICE)}
+    first = next((kind for kind in needs[cop] if kind in in_deck), None)  # the soonest shown
+    if first is not None:
+        return codec.POLICE + first
+    reserved: dict[int, int] = {}
+    for need in needs.values():
+        for kind in need:
+            reserved[kind] = reserved.get(kind, 0) + 1
+    for j, kind in shown:
+        if j > i:
+            reserved[kind] = reserved.get(kind, 0) + 1
+    left = [(a, max(0, st.police[a - codec.POLICE] - reserved.get(a - codec.POLICE, 0)) * 1.0)
+            for a, _ in outcomes]
+    spare = [(a, q) for a, q in left if q > 0]
+    return _pick(spare or outcomes, rng)
+
+
+def _needs(st: PrecinctState, cop: int, i: int, reveals: list[tuple[int, int, str]],
+           names: tuple[str, ...]) -> list[int]:
+    """Cards ``cop`` shows after step ``i`` that it does not hold now, soonest first."""
+    held = list(st.cops[cop].hand) if cop < len(st.cops) else []
+    needed: list[int] = []
+    for j, c, card in reveals:
+        if j <= i or c != cop:
+            continue
+        kind = names.index(card)
+        if kind in held:
+            held.remove(kind)
+        else:
+            needed.append(kind)
+    return needed
+
+
+def _found(st: PrecinctState, history: list[list[Any]], i: int, outcomes: list[tuple[int, float]],
+           rng: np.random.Generator, dirty: dict[int, bool]) -> int | None:
+    """The evidence count of another seat's draw, given its loyalty and its public claim."""
+    claim = next((ev for entry in history[i:] for ev in entry[2] if ev["kind"] == "Investigated"), None)
+    if claim is None:  # the draw is still in his hands: any count the rules allow
+        return _pick(outcomes, rng)
+    from solver.games.precinct.procedures import _draw_split
+
+    s = st.stacks[st.ctx["deck"]]
+    t, m, b = _draw_split(st)
+    known = sum(k for k, _ in s.top[:t]) + sum(k for k, _ in s.bottom[:b])
+    drawn, placed = t + m + b, claim["placed"]
+    is_dirty = dirty.get(st.cops[st.ctx["cop"]].seat, False)
+    ok = []
+    for a, q in outcomes:
+        total = known + a - codec.FOUND
+        if total == placed or (is_dirty and placed == 0 and total < drawn):
+            ok.append((a, q))
+    return _pick(ok, rng)
+
+
+def _next_event(st: PrecinctState, history: list[list[Any]], i: int) -> int | None:
+    """The card the next public event draw shows, when a look at the top is kept on top."""
+    if i + 1 >= len(history) or history[i + 1][1] != "keep on top":
+        return None
+    for actor, text, _ in history[i + 2:]:
+        if text == "put on bottom":  # looked at again and moved: the next draw says nothing of it
+            return None
+        if actor == CHANCE and text.startswith("event ") and text != "event ?":
+            try:
+                return st.game.str_to_action(text)
+            except InvalidActionError:
+                return None
+    return None

@@ -1,0 +1,151 @@
+"""What one Police Precinct seat may know, computed from the true state by one function.
+
+Public: the board (cars, support vehicles, punks, gangs, patrol officers, the murderer, every card on
+the board with its Unknown Circumstances marker once revealed, the Urgent! token), the tracks, each
+player's donuts, upgrades, tokens and how many police cards he holds, the investigation stacks' sizes
+and how many evidence cards each still holds (13 minus those placed: the table can count them), the
+cards discarded face up, loyalty cards once shown to all, and the roll under way (dice so far).
+Private: the seat's own hand (and which cards it received this turn), its own loyalty card, loyalty
+cards Internal Affairs showed it, the investigation and event cards it has looked at while they stay
+where it saw them, and the cards of its own investigation draw. ``history`` is the seat's record
+(:meth:`ActionRecords.seat_entries`): other seats' hidden draws read ``police ?``, ``found ?``...
+
+View JSON::
+
+    {"game": "precinct", "config": {...}, "seat": 1, "turn_track": 12, "crime": 0, "murderer": 0,
+     "turn": {"cop": 2, "seat": 2}, "cops": [{"seat": 0, "character": "Costello", "street": "...",
+     "marked": true, "donuts": 0, "cards": 2, "upgrades": [], "swat": 0, "fed": 0, "out": false}, ...],
+     "support": [...], "punks": [..6], "gangs": [..6], "patrol": [..6], "patrol_stock": 4,
+     "punk_supply": 9, "donut_supply": 18, "board": [{"slot": 1, "card": "...", "where": "...",
+     "unknown": "face down", "urgent": false, "data": 0}], "stacks": [{"deck": "crime_scene",
+     "building": "Crime Scene Lot", "size": 14, "evidence": 4, "gone": false}], "placed": [..4],
+     "police_deck": 30, "police_discard": {...}, "event_deck": 33, "event_discard": {...},
+     "unknown_stack": 18, "unknown_discard": {...}, "upgrades_left": {...}, "loyalty": [null, "good", ...],
+     "roll": {"kind": "arrest", "cop": 2, "dice": 3} | null,
+     "hand": [{"card": "Air Support", "new": false}], "my_loyalty": "good", "known": {...},
+     "history": [...], "decision": {...}, "legal_actions": [...], "result": 0, "reason": ""}
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solver.core import JSON, JSONView, Seat
+from solver.games.precinct.board import AT_HOOD, Slot
+from solver.games.precinct.common import murderer_hood
+from solver.games.precinct.content import DECKS, UNKNOWN, UPGRADES
+
+if TYPE_CHECKING:
+    from solver.games.precinct.state import PrecinctState
+
+
+class PrecinctView(JSONView):
+    """One seat's information state; equal views have equal JSON and equal ``key()``."""
+
+
+def _counts(names: tuple[str, ...], counts: list[int]) -> dict[str, int]:
+    return {names[k]: c for k, c in enumerate(counts) if c}
+
+
+def _slot_json(st: PrecinctState, e: int, slot: Slot) -> JSON:
+    card = st.game.content.events[slot.card]
+    if slot.building:
+        where = slot.building
+    elif slot.at == AT_HOOD:
+        where = f"Bad Hood {slot.where}"
+    else:
+        from solver.games.precinct.eventcards import _where_name
+
+        where = _where_name(st, slot.at, slot.where)
+    unknown = {-1: None, -2: "face down"}.get(slot.unknown) or UNKNOWN[slot.unknown]
+    return {"slot": e + 1, "card": card.name, "where": where, "unknown": unknown,
+            "urgent": st.urgent == e, "data": slot.data}
+
+
+def _roll_json(st: PrecinctState, seat: Seat) -> JSON | None:
+    ctx = st.ctx
+    if not ctx:
+        return None
+    out: dict[str, Any] = {"kind": ctx["kind"], "cop": ctx["cop"]}
+    for key in ("n", "deck", "hood", "slot", "target", "sabotage"):
+        if key in ctx:
+            out[key] = ctx[key]
+    if "donors" in ctx:
+        out["donors"] = [list(d) for d in ctx["donors"]]
+    if "cards" in ctx and st.cops[ctx["cop"]].seat == seat:  # the investigator's own draw
+        out["cards"] = list(ctx["cards"])
+    return out
+
+
+def _known(st: PrecinctState, seat: Seat) -> JSON:
+    """The looked-at cards this seat knows, where they still lie."""
+    stacks = {}
+    for d, s in enumerate(st.stacks):
+        top = [kind if seat in who else None for kind, who in s.top]
+        bottom = [kind if seat in who else None for kind, who in s.bottom]
+        if any(k is not None for k in top + bottom):
+            stacks[DECKS[d]] = {"top": top, "bottom": bottom}
+    names = st.game.event_names
+    events = {
+        "top": [names[k] if seat in who else None for k, who in st.event_top],
+        "bottom": [names[k] if seat in who else None for k, who in st.event_bottom],
+    }
+    return {"stacks": stacks, "events": events,
+            "loyalty": {str(p): ("dirty" if st.loyalty[p] else "good") for p in sorted(st.peeks[seat])}}
+
+
+def build_view(st: PrecinctState, seat: Seat) -> PrecinctView:
+    """Compute ``seat``'s view of ``st`` (the only place hidden facts are filtered)."""
+    from solver.games.precinct.eventcards import _unknown_stack
+
+    game = st.game
+    city = game.city
+    chars = game.content.characters
+    cops = [{"seat": c.seat, "character": chars[c.char].name, "street": city.streets[c.street],
+             "marked": c.marked, "donuts": c.donuts, "cards": len(c.hand),
+             "upgrades": [UPGRADES[u] for u in c.upgrades], "swat": c.swat, "fed": c.fed, "out": c.out,
+             "hospital": c.hospital} for c in st.cops]
+    hand = [{"cop": i, "card": game.police_names[k], "new": f}
+            for i, c in enumerate(st.cops) if c.seat == seat for k, f in zip(c.hand, c.fresh, strict=True)]
+    decision = st.decision()
+    legal = tuple(st.legal_actions()) if decision.seat == seat else ()
+    data: JSON = {
+        "game": game.name,
+        "config": game.config(),
+        "seat": seat,
+        "turn_track": st.turn_track,
+        "crime": st.crime,
+        "murderer": murderer_hood(st),
+        "turn": {"cop": st.cop_index, "seat": st.cop.seat} if st.order else None,
+        "cops": cops,
+        "support": [city.streets[s] for s in st.support],
+        "punks": list(st.punks),
+        "gangs": [game.gang_names[g] if g >= 0 else None for g in st.gangs],
+        "patrol": list(st.patrol),
+        "patrol_stock": st.patrol_stock,
+        "punk_supply": st.punk_supply,
+        "donut_supply": st.donut_supply,
+        "board": [_slot_json(st, e, s) for e, s in enumerate(st.slots) if s is not None],
+        "stacks": [{"deck": DECKS[d], "building": s.building, "size": s.size, "evidence": s.evidence,
+                    "gone": s.gone} for d, s in enumerate(st.stacks)],
+        "placed": list(st.placed),
+        "police_deck": sum(st.police),
+        "police_discard": _counts(game.police_names, st.police_discard),
+        "event_deck": sum(st.events_left) + len(st.event_top) + len(st.event_bottom),
+        "event_discard": _counts(game.event_names, st.event_discard),
+        "unknown_stack": _unknown_stack(st),
+        "unknown_discard": _counts(UNKNOWN, st.unknown_discard),
+        "upgrades_left": _counts(UPGRADES, st.upgrades_left),
+        "loyalty": [("dirty" if st.loyalty[p] else "good") if st.revealed[p] else None for p in range(st.n)],
+        "underground": list(st.underground),
+        "roll": _roll_json(st, seat),
+        "hand": hand,
+        "my_loyalty": ("dirty" if st.loyalty[seat] else "good") if st.dealt > seat else None,
+        "known": _known(st, seat),
+        "history": st.seat_entries(seat),
+        "decision": decision.to_json(),
+        "legal_actions": [game.action_to_str(a) for a in legal],
+        "result": st.result,
+        "reason": st.reason,
+    }
+    return PrecinctView(game, seat, data, legal, decision)
