@@ -24,6 +24,7 @@ import pytest
 
 import solver.games
 from solver._accel import TWINS
+from solver.core import ConfigError
 from solver.core.spec import GameSpec
 from solver.testing import CheckReport, check_game
 from tests.markers import compiled_pass_only
@@ -38,8 +39,14 @@ FAST_DEEP_STATES = 60
 SLOW_DEPTH: dict[str, dict[str, int]] = {
     "gcbc": {"games": 1, "deep_states": 150},
     "lineup": {"games": 1, "deep_states": 250},
+    # a 2-player game at the default density takes 40 s; 8 players with the Dirty Cop some minutes
+    "precinct": {"games": 1, "deep_states": 150},
 }
 SLOW_DEFAULT: dict[str, int] = {"games": 2}
+
+#: Configurations where a seat's view hides nothing (resamples cannot vary): solo Police Precinct,
+#: one player running both characters with every card open, deck orders being chance.
+NOTHING_HIDDEN: set[tuple[str, int]] = {("precinct", 1)}
 
 #: What a game's own conformance runs asserted besides the generic checks, kept from its old file.
 EXTRA: dict[str, tuple[str, Callable[[CheckReport], bool]]] = {
@@ -99,6 +106,8 @@ def conformance_cases(thorough: bool, names: list[str] | None = None) -> list[Ca
         counts = range(spec.min_players, spec.max_players + 1) if thorough else [spec.default_players]
         for players in counts:
             for variant, options in variants(spec):
+                if not _playable(name, players, options):
+                    continue  # a variant the game refuses at this count (the Dirty Cop below 3)
                 if thorough:
                     depth = SLOW_DEPTH.get(name, SLOW_DEFAULT)
                     cases.append(Case(name, players, variant, options, seed=100 + players, **depth))
@@ -106,6 +115,15 @@ def conformance_cases(thorough: bool, names: list[str] | None = None) -> list[Ca
                     cases.append(Case(name, players, variant, options, seed=players,
                                       deep_states=FAST_DEEP_STATES))
     return cases
+
+
+def _playable(name: str, players: int, options: Mapping[str, Any]) -> bool:
+    """Whether the game accepts ``options`` at ``players`` (a refused one is no conformance case)."""
+    try:
+        solver.games.load(name, players=players, **options)
+    except ConfigError:
+        return False
+    return True
 
 
 def run_case(case: Case) -> CheckReport:
@@ -118,7 +136,8 @@ def run_case(case: Case) -> CheckReport:
         assert report.deep_checks >= report.states // 2, report
     elif case.games == 1:
         assert report.deep_checks >= min(report.states, case.deep_states) // 2, report
-    assert report.resamples_varied > 0, "views must hide something for resample to vary"
+    if (case.game, case.players) not in NOTHING_HIDDEN:
+        assert report.resamples_varied > 0, "views must hide something for resample to vary"
     extra = EXTRA.get(case.game)
     if extra is not None:
         assert extra[1](report), f"{case.id}: expected {extra[0]}: {report}"

@@ -110,7 +110,7 @@ def hospital(st: PrecinctState, cop_i: int) -> None:
     if st.has(c, "tough"):
         return
     if len(c.hand) <= 2:
-        for kind in list(c.hand):
+        for kind in sorted(c.hand):  # face up in card order: the hand's order is nobody's business
             take_card(st, cop_i, kind)
         return
     push(st, ("discard", cop_i, "hospital"), ("discard", cop_i, "hospital"))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from solver.core import Action
 from solver.games.precinct import codec
 from solver.games.precinct.board import AT_BUILDING, AT_CROSSING, AT_HOOD, AT_STREET, Slot
-from solver.games.precinct.common import draw_police, gain_donut, hospital
+from solver.games.precinct.common import hospital
 from solver.games.precinct.events import EventSeen
 from solver.games.precinct.tasks import applies, auto, chance, cop_name, decision, push
 
@@ -63,6 +63,13 @@ def _gang(st: PrecinctState, task: Task, action: Action) -> None:
     st.gang_pool.remove(g)
     st.gangs[hood - 1] = g
     st.note("gang", f"the {st.game.content.gangs[g]} gang takes Bad Hood {hood}")
+
+
+def pay_rewards(st: PrecinctState, cop_i: int, kind: int) -> None:
+    """A handled special event pays every reward printed on it ("take any applicable rewards")."""
+    from solver.games.precinct.content import REWARDS
+
+    push(st, *[("take_reward", cop_i, REWARDS.index(r)) for r in st.game.content.events[kind].rewards])
 
 
 # --- board slots --------------------------------------------------------------------------------
@@ -482,14 +489,20 @@ def _special_rolled(st: PrecinctState, task: Task, action: Action) -> None:
 
 @chance("gas", "the gas leak: a die for an explosion")
 def _gas_roll(st: PrecinctState, task: Task) -> list[tuple[Action, float]]:
-    return [(codec.DIE, 1 / 6), (codec.DIE + 1, 5 / 6)]  # a 1 explodes (stand-in); 2-6 read alike
+    slot = st.slots[task[1]]
+    need = 2 if slot is None else max(1, st.game.content.events[slot.card].number)
+    bad = min(6, need - 1)  # it holds on the card's number or more; below it ignites
+    return [(codec.DIE + v, 1 / 6) for v in range(6)] if 0 < bad < 6 else [(codec.DIE + 5, 1.0)]
 
 
 @applies("gas")
 def _gas_rolled(st: PrecinctState, task: Task, action: Action) -> None:
     e = task[1]
     slot = st.slots[e]
-    if slot is None or action != codec.DIE:
+    if slot is None:
+        return
+    need = max(1, st.game.content.events[slot.card].number)
+    if action - codec.DIE + 1 >= need:
         return
     st.note("gas", "the gas leak explodes")
     for i, c in enumerate(st.cops):
@@ -500,9 +513,11 @@ def _gas_rolled(st: PrecinctState, task: Task, action: Action) -> None:
 
 @auto("gas_fixed")
 def _gas_fixed(st: PrecinctState, task: Task) -> None:
+    slot = st.slots[task[2]]
+    assert slot is not None
     discard_slot(st, task[2], handled=True)
     st.note("gas", "the gas leak is fixed")
-    gain_donut(st, task[1])
+    pay_rewards(st, task[1], slot.card)
 
 
 @chance("drive", "the stolen car drives on")
@@ -582,6 +597,8 @@ def end_of_turn(st: PrecinctState) -> None:
         assert slot is not None
         if st.punks[slot.where - 1] == 0:
             discard_slot(st, e, handled=True)
+            if not st.cop.out:
+                pay_rewards(st, st.cop_index, slot.card)
     for e in _slots_of(st, "car_theft"):
         slot = st.slots[e]
         assert slot is not None
@@ -589,8 +606,8 @@ def end_of_turn(st: PrecinctState) -> None:
         if len(here) + st.support.count(slot.where) >= 2:  # the EXACT same street [Car Theft]
             st.note("theft", "the stolen car is caught")
             discard_slot(st, e, handled=True)
-            for i in here:
-                gain_donut(st, i)
+            for i in here:  # both officers earn their donuts [Car Theft]
+                pay_rewards(st, i, slot.card)
 
 
 def after_car_move(st: PrecinctState, cop_i: int, start: int) -> None:
@@ -603,10 +620,11 @@ def after_car_move(st: PrecinctState, cop_i: int, start: int) -> None:
             push(st, ("van", cop_i, e, start))
     if c.street == st.game.station:
         for e in _slots_of(st, "optional_training"):
+            slot = st.slots[e]
+            assert slot is not None
+            st.note("training", f"{cop_name(st, cop_i)} takes the free training")
             discard_slot(st, e, handled=True)
-            st.note("training", f"{cop_name(st, cop_i)} takes the free police card")
-            draw_police(st, cop_i)
-            gain_donut(st, cop_i, 0)
+            pay_rewards(st, cop_i, slot.card)
 
 
 @decision("van", "cop", "{who} may take the escort van along")
@@ -628,4 +646,4 @@ def _van(st: PrecinctState, task: Task, action: Action) -> None:
     if slot.where == city.buildings[ESCORT_TO]:
         st.note("van", f"the escort van reaches {ESCORT_TO}")
         discard_slot(st, e, handled=True)
-        gain_donut(st, cop_i, 2)
+        pay_rewards(st, cop_i, slot.card)

@@ -21,6 +21,14 @@ class Note(Event):
 
 
 @dataclass(frozen=True)
+class TurnBegins(Event):
+    """Public: ``cop``'s turn begins (cards received from now on are new this turn)."""
+
+    cop: int
+    name: str
+
+
+@dataclass(frozen=True)
 class CardDrawn(Event):
     """Police card ``card`` went to ``cop``'s hand (its owner sees the name; the others see "?")."""
 

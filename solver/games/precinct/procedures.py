@@ -360,7 +360,7 @@ def _arrest_rolled(st: PrecinctState, task: Task, action: Action) -> None:
         st.note("arrest", f"{removed} escapee{'s' * (removed != 1)} arrested")
         if slot.data == 0:
             eventcards.discard_slot(st, ctx["slot"], handled=True)
-            gain_donut(st, cop_i)
+            eventcards.pay_rewards(st, cop_i, slot.card)
     else:
         hood = ctx["hood"]
         before = st.punks[hood - 1]
@@ -588,7 +588,7 @@ def _em_rolled(st: PrecinctState, task: Task, action: Action) -> None:
     if card.special == "officer_down":
         st.patrol_stock += 1
         eventcards.discard_slot(st, e, handled=True)
-        gain_donut(st, cop_i)
+        eventcards.pay_rewards(st, cop_i, slot.card)
         return
     tasks: list[Task] = []
     u = UNKNOWN[slot.unknown] if slot.unknown >= 0 else ""
@@ -833,7 +833,7 @@ def _accused(st: PrecinctState, task: Task) -> None:
         st.note("accuse", f"seat {target} is the dirty cop and goes underground")
         return
     c = st.cops[cop_i]  # wrong: the accuser loses his whole hand and his turn
-    for kind in list(c.hand):
+    for kind in sorted(c.hand):  # in card order, not the order received
         common.take_card(st, cop_i, kind)
     c.no_draw = True
     st.note("accuse", f"seat {target} is loyal: the accuser discards his hand and ends his turn")
@@ -841,7 +841,7 @@ def _accused(st: PrecinctState, task: Task) -> None:
 
 def _leave_board(st: PrecinctState, cop_i: int, keep_donuts: bool) -> None:
     c = st.cops[cop_i]
-    for kind in list(c.hand):
+    for kind in sorted(c.hand):  # in card order, not the order received
         common.take_card(st, cop_i, kind)
     for u in c.upgrades:
         st.upgrades_left[u] += 1

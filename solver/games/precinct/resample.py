@@ -13,8 +13,9 @@ the events it saw), filling in each step it did not see:
   the weights of its dirty seats.
 * ``found ?`` (another seat's investigation draw): drawn given that seat's loyalty and its public
   claim (the evidence placed, whether a useless card left the game).
-* ``police ?`` (a card dealt to another seat): a card that seat later plays or discards face up and
-  does not hold yet is dealt first when the deck has one; otherwise a card at random from the deck.
+* ``police ?`` (a card dealt to another seat): drawn before the replay by
+  :func:`~solver.games.precinct.dealing.assign_deals`, deck by deck, so that every card a seat later
+  gives up face up was dealt to it first.
 * ``claim ?`` (what another investigator did with his draw): hiding exactly when evidence was drawn
   and none placed.
 * ``looked ?``/``event ?``/``order ?`` (another seat's look at a stack or the event deck, and how it
@@ -44,6 +45,7 @@ from solver.core import (
     InvalidActionError,
 )
 from solver.games.precinct import codec
+from solver.games.precinct.dealing import assign_deals
 
 if TYPE_CHECKING:
     from solver.games.precinct.rules import PrecinctGame
@@ -163,135 +165,53 @@ def _replay(game: PrecinctGame, seat: int, history: list[list[Any]], rng: np.ran
             dirty: dict[int, bool], check_only: bool = False) -> PrecinctState | None:
     """Replay ``history``, filling the masked steps; None when a step turns out impossible."""
     st = game.new_initial_state()
-    reveals = _reveals(history)
-    shown = [(i, game.str_to_action(text) - codec.POLICE) for i, (actor, text, _) in enumerate(history)
-             if actor == CHANCE and text.startswith("police ") and text != "police ?"]
-    drawn: list[tuple[int, int, int]] = []  # (history index, cop, police shuffles then) of masked deals
+    deals: dict[int, int] = {}
+    if not check_only:
+        mine = {i for i, cop in enumerate(_cops(history)) if cop == seat}
+        assigned = assign_deals(game, history, mine, rng)
+        if assigned is None:
+            return None
+        deals = assigned
     try:
         for i, (_, text, _) in enumerate(history):
             if text not in _MASKS:
-                shown_action = game.str_to_action(text)
-                if drawn:
-                    _swap_in(st, shown_action, drawn)
-                st.apply(shown_action)
+                st.apply(game.str_to_action(text))
                 continue
             if check_only:
                 return None
-            action = _fill(st, seat, history, i, text, rng, dirty, reveals, shown)
+            action = codec.POLICE + deals[i] if text == "police ?" else _fill(
+                st, history, i, text, rng, dirty)
             if action is None:
                 return None
-            if text == "police ?":
-                drawn.append((i, st.todo[0][1], st.police_shuffles))
             st.apply(action)
-    except (IllegalActionError, InvalidActionError):
+    except (IllegalActionError, InvalidActionError, KeyError):
         return None
     return st
 
 
-def _swap_in(st: PrecinctState, action: int, drawn: list[tuple[int, int, int]]) -> None:
-    """Before a card is shown from a hand that lacks it: make one of that hand's masked deals this card.
-
-    The card must still be in the deck and the deck not reshuffled since the deal, so the deal could
-    have been it; the deal's record, event and the deck's counts are changed to match.
-    """
-    start, _ = codec.block_of(action)
-    if start == codec.POLICE and st.current_player() == CHANCE and st.todo[0][0] == "deal_police":
-        _free_copy(st, action - codec.POLICE, drawn)
-        return
-    if start not in (codec.PLAY, codec.HELP, codec.DISCARD) or st.current_player() == CHANCE:
-        return
-    task = st.todo[0]
-    cop_i = task[1]
-    if not isinstance(cop_i, int) or cop_i >= len(st.cops):
-        return
-    kind = action - start
-    c = st.cops[cop_i]
-    own_text = start == codec.PLAY and task[0] in ("start", "action")  # not a card received this turn
-    if any(k == kind and not (own_text and f) for k, f in zip(c.hand, c.fresh, strict=True)):
-        return
-    for j, who, shuffles in reversed(drawn):
-        old = st.history[j] - codec.POLICE
-        if who != cop_i or shuffles != st.police_shuffles or old not in c.hand:
-            continue
-        k = c.hand.index(old)
-        if own_text and c.fresh[k]:
-            pairs = enumerate(zip(c.hand, c.fresh, strict=True))
-            k = next((x for x, (h, f) in pairs if h == old and not f), -1)
-            if k < 0:
-                continue
-        if st.police[kind] > 0:  # the deal was this card, and the card it was stays in the deck
-            st.police[kind] -= 1
-            st.police[old] += 1
-        else:  # another hand's masked deal of this card, same deck: the two deals trade cards
-            other = next(((j2, w2) for j2, w2, sh2 in drawn if sh2 == shuffles and w2 != cop_i
-                          and st.history[j2] == codec.POLICE + kind and kind in st.cops[w2].hand), None)
-            if other is None:
-                return
-            j2, w2 = other
-            h2 = st.cops[w2].hand
-            h2[h2.index(kind)] = old
-            _patch_deal(st, j2, kind, old)
-        c.hand[k] = kind
-        _patch_deal(st, j, old, kind)
-        return
+def _cops(history: list[list[Any]]) -> list[int]:
+    """The seat of each cop, in pick order (from the picks' record)."""
+    return [int(actor) for actor, text, _ in history if text.startswith("pick ")]
 
 
-def _free_copy(st: PrecinctState, kind: int, drawn: list[tuple[int, int, int]]) -> None:
-    """The seat is dealt ``kind`` but the deck holds none: a masked deal of it (same deck) becomes
-    another card still in the deck."""
-    if sum(st.police) == 0 or st.police[kind] > 0:
-        return
-    spare = [k for k, c in enumerate(st.police) if c > 0]
-    for j, who, shuffles in reversed(drawn):
-        if shuffles != st.police_shuffles or st.history[j] != codec.POLICE + kind:
-            continue
-        hand = st.cops[who].hand
-        if kind not in hand:
-            continue
-        new = spare[0]
-        hand[hand.index(kind)] = new
-        st.police[new] -= 1
-        st.police[kind] += 1
-        _patch_deal(st, j, kind, new)
-        return
-
-
-def _patch_deal(st: PrecinctState, j: int, old: int, new: int) -> None:
-    """History step ``j`` dealt ``new`` instead of ``old``: its action, record and event."""
-    from solver.games.precinct.events import CardDrawn
-
-    st.history[j] = codec.POLICE + new
-    actor, _, seen, hidden = st.records[j]
-    st.records[j] = (actor, st.game.action_to_str(codec.POLICE + new), seen, hidden)
-    end = st.marks[j + 1] if j + 1 < len(st.marks) else len(st.events)
-    for e in range(st.marks[j], end):
-        ev = st.events[e]
-        if isinstance(ev, CardDrawn) and ev.card == st.game.police_names[old]:
-            st.events[e] = CardDrawn(ev.cop, st.game.police_names[new], visible_to=ev.visible_to)
-
-
-def _reveals(history: list[list[Any]]) -> list[tuple[int, int, str]]:
-    """(history index, cop, card) of every police card seen leaving a hand face up."""
-    return [(i, int(ev["cop"]), ev["card"]) for i, entry in enumerate(history) for ev in entry[2]
-            if ev["kind"] == "Discarded"]
-
-
-def _fill(st: PrecinctState, seat: int, history: list[list[Any]], i: int, text: str,
-          rng: np.random.Generator, dirty: dict[int, bool], reveals: list[tuple[int, int, str]],
-          shown: list[tuple[int, int]]) -> int | None:
+def _fill(st: PrecinctState, history: list[list[Any]], i: int, text: str,
+          rng: np.random.Generator, dirty: dict[int, bool]) -> int | None:
     """The action to replay for masked step ``i``."""
     task = st.todo[0]
     outcomes = st.chance_outcomes() if st.current_player() == CHANCE else []
     if text == "loyalty ?":
         return codec.DIRTY if dirty.get(int(task[1])) else codec.LOYAL
-    if text == "police ?":
-        return _police(st, task[1], i, outcomes, rng, reveals, shown)
     if text == "found ?":
         return _found(st, history, i, outcomes, rng, dirty)
     if text == "event ?":
         forced = _next_event(st, history, i)
         if forced is not None and any(a == forced for a, _ in outcomes):
             return forced
+        # a card put on the bottom unseen cannot be one the rest of the record draws from the deck
+        later = [st.game.str_to_action(t) for actor, t, _ in history[i + 1:]
+                 if actor == CHANCE and t.startswith("event ") and t != "event ?"]
+        spare = [(a, q) for a, q in outcomes if later.count(a) < st.events_left[a - codec.EVENT]]
+        return _pick(spare or outcomes, rng)
     if text == "claim ?":  # hidden evidence shows as nothing placed
         claim = next((ev for entry in history[i:] for ev in entry[2] if ev["kind"] == "Investigated"), None)
         hide = claim is not None and claim["placed"] == 0 and any(st.ctx["cards"])
@@ -307,48 +227,6 @@ def _pick(outcomes: list[tuple[int, float]], rng: np.random.Generator) -> int | 
         return None
     p = np.array([q for _, q in outcomes])
     return int(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
-
-
-def _police(st: PrecinctState, cop: int, i: int, outcomes: list[tuple[int, float]],
-            rng: np.random.Generator, reveals: list[tuple[int, int, str]],
-            shown: list[tuple[int, int]]) -> int | None:
-    """A card for ``cop``: one it must show later and does not hold yet; else one at random,
-    keeping back the cards others must show later and the cards the seat itself is dealt later."""
-    names = st.game.police_names
-    needs = {c: _needs(st, c, i, reveals, names) for c in range(len(st.cops))}
-    mine = [kind for j, kind in shown if j > i]  # the seat's own later deals must stay possible
-    in_deck = {a - codec.POLICE for a, _ in outcomes
-               if st.police[a - codec.POLICE] > mine.count(a - codec.POLICE)}
-    first = next((kind for kind in needs[cop] if kind in in_deck), None)  # the soonest shown
-    if first is not None:
-        return codec.POLICE + first
-    reserved: dict[int, int] = {}
-    for need in needs.values():
-        for kind in need:
-            reserved[kind] = reserved.get(kind, 0) + 1
-    for j, kind in shown:
-        if j > i:
-            reserved[kind] = reserved.get(kind, 0) + 1
-    left = [(a, max(0, st.police[a - codec.POLICE] - reserved.get(a - codec.POLICE, 0)) * 1.0)
-            for a, _ in outcomes]
-    spare = [(a, q) for a, q in left if q > 0]
-    return _pick(spare or outcomes, rng)
-
-
-def _needs(st: PrecinctState, cop: int, i: int, reveals: list[tuple[int, int, str]],
-           names: tuple[str, ...]) -> list[int]:
-    """Cards ``cop`` shows after step ``i`` that it does not hold now, soonest first."""
-    held = list(st.cops[cop].hand) if cop < len(st.cops) else []
-    needed: list[int] = []
-    for j, c, card in reveals:
-        if j <= i or c != cop:
-            continue
-        kind = names.index(card)
-        if kind in held:
-            held.remove(kind)
-        else:
-            needed.append(kind)
-    return needed
 
 
 def _found(st: PrecinctState, history: list[list[Any]], i: int, outcomes: list[tuple[int, float]],

@@ -15,7 +15,7 @@ from solver.core import Action
 from solver.games.precinct import codec, eventcards, procedures
 from solver.games.precinct.board import Cop
 from solver.games.precinct.common import draw_police, murderer_hood, station_overrun, take_card
-from solver.games.precinct.events import LoyaltyShown
+from solver.games.precinct.events import LoyaltyShown, TurnBegins
 from solver.games.precinct.tasks import applies, auto, chance, cop_name, decision, push, run
 
 if TYPE_CHECKING:
@@ -141,6 +141,7 @@ def _turn_start(st: PrecinctState, task: Task) -> None:
     for c in st.cops:
         c.fresh = [False] * len(c.hand)  # "acquired in the current player's turn" starts afresh
     cop = st.cops[cop_i]
+    st.events.append(TurnBegins(cop_i, cop_name(st, cop_i)))
     cop.hospital = cop.switched = cop.skip_event = cop.no_draw = cop.rewarded = False
     cop.extra_move = cop.arrests = 0
     if st.at == 0 and not first_ever:
@@ -203,20 +204,48 @@ def move_allowance(st: PrecinctState, cop: Cop) -> int:
     return base + cop.extra_move
 
 
+def reachable(st: PrecinctState, cop: Cop, steps: int) -> dict[int, int]:
+    """Streets ``cop`` can reach in ``steps`` moves -> the fewest moves [PHASE 1].
+
+    An emergency on an intersection blocks it (the motorcycle passes); a car may enter the streets of
+    a Bad Hood held by the ``blockers`` gang but not drive on through them (our stand-in gang).
+    """
+    city = st.game.city
+    through = st.has(cop, "motorcycle")
+    sticky = {s for h in range(6) if st.gangs[h] >= 0 and st.game.content.gangs[st.gangs[h]] == "blockers"
+              for s in city.hood_streets[h]}
+    if not sticky:
+        return city.moves(cop.street, steps, st.blocked(), through_blocked=through)
+    blocked = frozenset() if through else st.blocked()
+    dist = {cop.street: 0}
+    frontier = [cop.street]
+    for d in range(1, steps + 1):
+        nxt = []
+        for s in frontier:
+            if s in sticky and s != cop.street:
+                continue
+            for i in city.ends[s]:
+                if i in blocked:
+                    continue
+                for t in city.streets_at(i):
+                    if t not in dist:
+                        dist[t] = d
+                        nxt.append(t)
+        frontier = nxt
+    return dist
+
+
 @decision("move", "cop", "{who} moves the car")
 def _move_options(st: PrecinctState, task: Task) -> list[Action]:
     cop = st.cops[task[1]]
-    reach = st.game.city.moves(cop.street, move_allowance(st, cop) + cop.donuts, st.blocked(),
-                               through_blocked=st.has(cop, "motorcycle"))
-    return [codec.MOVE + s for s in reach]
+    return [codec.MOVE + s for s in reachable(st, cop, move_allowance(st, cop) + cop.donuts)]
 
 
 @applies("move")
 def _moved(st: PrecinctState, task: Task, action: Action) -> None:
     cop = st.cops[task[1]]
     start, dest = cop.street, action - codec.MOVE
-    reach = st.game.city.moves(start, move_allowance(st, cop) + cop.donuts, st.blocked(),
-                               through_blocked=st.has(cop, "motorcycle"))
+    reach = reachable(st, cop, move_allowance(st, cop) + cop.donuts)
     spent = max(0, reach[dest] - move_allowance(st, cop))
     cop.donuts -= spent
     st.donut_supply += spent
