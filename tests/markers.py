@@ -1,4 +1,4 @@
-"""Shared pytest marks."""
+"""Shared pytest marks, and configurations the registry-driven suites treat specially."""
 
 from __future__ import annotations
 
@@ -11,3 +11,7 @@ from solver._accel import PURE_REQUESTED
 compiled_pass_only = pytest.mark.skipif(
     PURE_REQUESTED, reason="no compiled code involved: run once, in the compiled pass"
 )
+
+#: Configurations where a seat's view hides nothing, so no resample can vary: solo Police Precinct,
+#: one player running both characters with every card open (deck orders being chance, not state).
+NOTHING_HIDDEN: frozenset[tuple[str, int]] = frozenset({("precinct", 1)})

@@ -27,7 +27,7 @@ from solver._accel import TWINS
 from solver.core import ConfigError
 from solver.core.spec import GameSpec
 from solver.testing import CheckReport, check_game
-from tests.markers import compiled_pass_only
+from tests.markers import NOTHING_HIDDEN, compiled_pass_only
 
 #: The fast run: one game per case, the first this many states deep-checked (the game is still
 #: played to its end with the cheap checks).
@@ -43,10 +43,6 @@ SLOW_DEPTH: dict[str, dict[str, int]] = {
     "precinct": {"games": 1, "deep_states": 150},
 }
 SLOW_DEFAULT: dict[str, int] = {"games": 2}
-
-#: Configurations where a seat's view hides nothing (resamples cannot vary): solo Police Precinct,
-#: one player running both characters with every card open, deck orders being chance.
-NOTHING_HIDDEN: set[tuple[str, int]] = {("precinct", 1)}
 
 #: What a game's own conformance runs asserted besides the generic checks, kept from its old file.
 EXTRA: dict[str, tuple[str, Callable[[CheckReport], bool]]] = {

@@ -5,7 +5,6 @@ a function of the view."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from math import comb
 from typing import Any
 
@@ -15,7 +14,6 @@ import pytest
 from bots.precinct.adapter import encoder
 from bots.precinct.display import PrecinctPrinter
 from bots.precinct.heuristic import PrecinctHeuristic
-from solver import games
 from solver.core import CHANCE, Action, Seat, State
 from solver.core.referee import play_out
 from solver.games.precinct import codec
@@ -23,13 +21,6 @@ from solver.games.precinct.rules import PrecinctGame
 from solver.games.precinct.view import PrecinctView
 
 MAX_STEPS = 20_000
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The game's registry line (another engineer edits it while the engine is young)."""
-    monkeypatch.setitem(games.GAMES, "precinct", "solver.games.precinct.spec")
-    yield
 
 
 def team(game: PrecinctGame, seed: int) -> list[PrecinctHeuristic]:

@@ -17,6 +17,7 @@ import pytest
 from solver.core import CHANCE, TERMINAL, DecisionKind
 from solver.games.precinct import tasks
 from solver.games.precinct.bounds import MOVE_CAP
+from solver.games.precinct.content import UPGRADES
 from solver.games.precinct.rules import PrecinctGame
 from solver.games.precinct.state import PrecinctState
 from tests.precinct_positions import (
@@ -359,8 +360,8 @@ def test_investigation_card_count_and_found_odds() -> None:
         act(st, helps[0] if helps else "proceed")
     # Pearce holds only an arrest card: asked, but nothing to play
     assert any(s.startswith(f"help:{st.cops[p].seat}:['proceed']") for s in seen)
-    # 3 (Nakamura) + 1 forensics + 1 unmarked + 2 cars + 1 donut + 1 Crime Lab + 2 (a double symbol)
-    drawn = 3 + 1 + 1 + 2 + 1 + 1 + 2
+    # 2 (Nakamura) + 1 forensics + 1 unmarked + 2 cars + 1 donut + 1 Crime Lab + 2 (a double symbol)
+    drawn = 2 + 1 + 1 + 2 + 1 + 1 + 2
     assert st.ctx["n"] == drawn
     assert same(outcomes(st), hyper(4, 10, drawn))
     assert st.cops[n].donuts == 0
@@ -368,7 +369,7 @@ def test_investigation_card_count_and_found_odds() -> None:
 
 @pytest.mark.parametrize("deck,char,marked,cars,expect", [
     ("interview", "Costello", True, 0, 3), ("interview", "Costello", False, 1, 5),
-    ("weapon", "Kirkland", True, 2, 4), ("examine_body", "Pearce", False, 0, 4)])
+    ("weapon", "Kirkland", True, 2, 4), ("examine_body", "Pearce", False, 0, 3)])
 def test_investigation_card_count_table(deck: str, char: str, marked: bool, cars: int, expect: int) -> None:
     st = fresh(chars=("Costello", "Kirkland", "Pearce", "Hartley"))
     st.stacks[1].building, st.stacks[3].building = "Apartments 2", "Warehouse 5"
@@ -388,7 +389,8 @@ def test_investigation_card_count_table(deck: str, char: str, marked: bool, cars
 
 def test_investigation_evidence_to_board_one_useless_out() -> None:
     st = fresh()
-    i = cop_of(st, "Pearce")  # investigate 3, marked: three cards
+    i = cop_of(st, "Pearce")  # investigate 2, upgraded to 3, marked: three cards
+    sharpen(st, i)
     put(st, i, "Colfax 2")  # the Morgue
     _investigation(st, i, "examine_body")
     act(st, "found 2")
@@ -422,6 +424,7 @@ def test_investigation_completing_a_category_pays_a_donut() -> None:
 def test_thorough_cards_go_under_the_stack_unshuffled() -> None:
     st = fresh(chars=("Nakamura", "Costello", "Kirkland", "Pearce"))
     i = cop_of(st, "Nakamura")
+    sharpen(st, i)
     seat = st.cops[i].seat
     put(st, i, "Colfax 2")
     s = st.stacks[2]
@@ -436,8 +439,6 @@ def test_thorough_cards_go_under_the_stack_unshuffled() -> None:
     assert s.bottom == [(False, frozenset({seat})), (False, frozenset({seat}))]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a Thorough investigator's cards go above the cards "
-                                         "already known at the bottom, not under them")
 def test_thorough_cards_go_below_cards_already_at_the_bottom() -> None:
     st = fresh(chars=("Nakamura", "Costello", "Kirkland", "Pearce"))
     i = cop_of(st, "Nakamura")
@@ -448,8 +449,15 @@ def test_thorough_cards_go_below_cards_already_at_the_bottom() -> None:
     _investigation(st, i, "examine_body")
     act(st, "found 0")
     act(st, "place evidence")
-    # [Investigate, step 5]: "placed at the bottom of the stack": under the known card (bottom-most last)
-    assert s.bottom == [(True, frozenset({1})), (False, frozenset({seat})), (False, frozenset({seat}))]
+    drawn = [e for e in st.events if type(e).__name__ == "Investigated"][-1].drawn
+    # [Investigate, step 5]: "placed at the bottom of the stack": under the known card (bottom-most
+    # last), all the useless cards drawn but the one discarded for good
+    assert s.bottom == [(True, frozenset({1}))] + [(False, frozenset({seat}))] * (drawn - 1)
+
+
+def sharpen(st: PrecinctState, cop: int) -> None:
+    """Give ``cop`` the investigation upgrade (+1 card), so a 2-card investigator draws three."""
+    st.cops[cop].upgrades.append(UPGRADES.index("investigate"))
 
 
 def _dirty_game() -> PrecinctState:
@@ -459,6 +467,7 @@ def _dirty_game() -> PrecinctState:
 def test_dirty_cop_may_claim_useless() -> None:
     st = _dirty_game()
     i = cop_of(st, "Pearce")
+    sharpen(st, i)
     seat = st.cops[i].seat
     st.loyalty = [s == seat for s in range(4)]
     put(st, i, "Colfax 2")
@@ -476,6 +485,7 @@ def test_dirty_cop_may_claim_useless() -> None:
 def test_dirty_cop_cannot_claim_when_all_drawn_are_evidence() -> None:
     st = _dirty_game()
     i = cop_of(st, "Pearce")
+    sharpen(st, i)
     st.loyalty = [s == st.cops[i].seat for s in range(4)]
     put(st, i, "Colfax 2")
     _investigation(st, i, "examine_body")
@@ -638,8 +648,6 @@ def test_emergency_dice_and_odds() -> None:
     assert isclose(outcomes(st)["roll handled"], 1 - (2 / 6) ** n)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: in another's emergency Air Support is offered for its "
-                                         "symbol only, never its text")
 def test_air_support_text_in_another_players_emergency() -> None:
     # [Police Cards]: Air Support "can also be played in other player's turns while following the text"
     st = fresh()
@@ -896,8 +904,6 @@ def test_crime_event_deck_reshuffle() -> None:
     assert st.crime == 1 and sum(st.events_left) == total - 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a card short of punks is discarded before it is "
-                                         "placed, so its Urgent! failure never happens (no double trigger)")
 def test_crime_double_trigger_from_one_card() -> None:
     # [The City Crime Track] NOTE: the Urgent! removal AND punks that cannot be placed: two steps
     st = fresh()
@@ -1022,17 +1028,15 @@ def test_dispatch_officers_takes_every_officer_at_the_start() -> None:
     run(st)
     act(st, "play Dispatch Officers")
     assert st.patrol_stock == 4 and st.patrol == [0] * 6  # every officer, from the board too
-    while head(st) == "start":
-        act(st, "proceed")
-    for h in (1, 1, 4):
+    for h in (1, 1, 4):  # the card acts at once, before the start window closes
         act(st, f"hood {h}")
     act(st, "proceed")
     assert st.patrol == [2, 0, 0, 1, 0, 0] and st.patrol_stock == 1
+    while head(st) == "start":
+        act(st, "proceed")
     assert head(st) == "move"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a text card played in the action phase resolves only "
-                                         "after the action (the action task is pushed before its effect)")
 @pytest.mark.parametrize("card,task", [("Fresh Perspective", "deck"), ("Dispatch Officers", "dispatch")])
 def test_text_card_in_the_action_phase_resolves_before_the_action(card: str, task: str) -> None:
     # [Police Cards]: playing a card is not an action; Fresh Perspective's look is meant to inform it
@@ -1045,9 +1049,6 @@ def test_text_card_in_the_action_phase_resolves_before_the_action(card: str, tas
     assert head(st) == task
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: police draws are checked when queued, not "
-                                         "when dealt: two draws with one card left leave a chance node "
-                                         "without outcomes")
 def test_two_draws_with_one_police_card_left() -> None:
     # Okafor's "Draw a Police Card" draws two; the deck and discard pile hold one card between them
     st = fresh(chars=("Okafor", "Costello", "Kirkland", "Pearce"))
@@ -1333,8 +1334,6 @@ def test_special_car_theft() -> None:
     assert st.slots[e] is None and st.crime == 0
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: rewards queued at the end of a turn (Car Theft, "
-                                         "Street Riot) land behind the next turn and are never paid")
 @pytest.mark.parametrize("card", ["Car Theft", "Street Riot"])
 def test_special_rewards_at_the_end_of_a_turn_are_paid(card: str) -> None:
     st = fresh()
@@ -1534,8 +1533,6 @@ def test_sabotage_removes_arrest_and_emergency_dice() -> None:
     assert same(outcomes(st), binom(dice, 5 / 6)) and st.cops[d].donuts == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: donuts spent against an investigation are paid but "
-                                         "remove no card (the draw ignores ctx['sabotage'])")
 def test_sabotage_removes_investigation_cards() -> None:
     st, d = _sabotage_game()
     i = next(x for x, c in enumerate(st.cops) if not c.out and st.game.content.characters[c.char].name
@@ -1571,9 +1568,6 @@ def test_random_games_smoke() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="engine bug: 7 of the 10,000 games (the first: seed "
-                                         "2659, 8 players with the dirty cop) reach a police draw with no "
-                                         "card left (see test_two_draws_with_one_police_card_left)")
 def test_ten_thousand_random_games() -> None:
     # every game is played (a failing one does not stop the sweep): the message lists each kind of fault
     started = time.perf_counter()

@@ -379,7 +379,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) 
         total = args.games * len(seats) * 2
         mode = f", field = {field.label}, seat(s) {','.join(map(str, seats))} substituted"
     else:
-        total = args.games * len(arena.lineups(list(arena.roles(game)), not args.no_swap))
+        total = args.games * len(arena.game_lineups(game, not args.no_swap))
         mode = ""
     if not args.quiet:
         drawn = "" if args.seed is not None else f" (drawn at random: rerun with --seed {seed})"

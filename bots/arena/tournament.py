@@ -12,7 +12,11 @@ entrants meet the same deals from the same seats, and the luck of the deal falls
   detectives against A as Dr. Factor;
 * any other game treats each seat as a role (``seat0``, ``seat1``, ...): a two-seat game swaps the
   seats; with n > 2 seats, each entrant sits alone at each seat in turn against the other filling
-  the rest (2n line-ups), so each entrant takes each seat equally often.
+  the rest (2n line-ups), so each entrant takes each seat equally often;
+* a co-operative game (its spec names the team that plays against the game: Police Precinct's
+  ``good``) has one role, ``team``: each deal is played once with A at every seat and once with B,
+  and a side wins a game when the team does. "Draws" are then the games the team lost; with a
+  traitor dealt among the seats (the Dirty Cop), those are the traitor's wins.
 
 Every game of a deal builds its bots and chance from the same derivation as ``copsolver play``
 (one ``numpy.random.Generator`` seeded with the deal's seed, spawning one child per seat and one
@@ -173,6 +177,22 @@ def roles(game: Game) -> dict[str, tuple[Seat, ...]]:
     if game.name in game_registry.GAMES:
         return game_registry.spec(game.name).role_seats(game.num_players)
     return {f"seat{seat}": (seat,) for seat in range(game.num_players)}
+
+
+def cooperative_team(game: Game) -> str:
+    """The team a co-operative game's seats play for (``"good"``), or "" for a competitive game."""
+    if game.name in game_registry.GAMES:
+        return game_registry.spec(game.name).cooperative
+    return ""
+
+
+def game_lineups(game: Game, swap: bool = True) -> list[dict[str, Side]]:
+    """The line-ups of ``game``: one per entrant at every seat for a co-operative game, else
+    :func:`lineups` of its roles."""
+    if cooperative_team(game):
+        both: list[dict[str, Side]] = [{"team": "A"}, {"team": "B"}]
+        return both if swap else both[:1]
+    return lineups(list(roles(game)), swap)
 
 
 def lineups(role_names: Sequence[str], swap: bool = True) -> list[dict[str, Side]]:
@@ -420,10 +440,14 @@ class Tally:
 def tally(
     played: Sequence[ArenaGame], role_seats: Mapping[str, Sequence[Seat]], entrants: Mapping[Side, BotSpec]
 ) -> list[Tally]:
-    """Per entrant: one tally per role it played, then its overall tally (every game, once)."""
+    """Per entrant: one tally per role it played, then its overall tally (every game, once).
+
+    A co-operative game has one role, ``team``, and no other side at the table: its team row is the
+    whole tally, so there is no overall row."""
     rows = []
+    alone = list(role_seats) == ["team"]
     for side in SIDES:
-        for role in [*role_seats, OVERALL]:
+        for role in [*role_seats] if alone else [*role_seats, OVERALL]:
             chosen = played if role == OVERALL else [g for g in played if g.lineup[role] == side]
             if not chosen:  # swap=False leaves an entrant out of some roles
                 continue
@@ -769,7 +793,8 @@ def run(
     seeds = deal_seeds(seed, games)
     entrants: dict[Side, BotSpec] = {"A": a, "B": b}
     role_seats = roles(game)
-    plan = lineups(list(role_seats), swap)
+    team = cooperative_team(game)
+    plan = game_lineups(game, swap)
     check_entrants(game, role_seats, plan, entrants)
     # deal-major order: a deal's line-ups sit side by side in the report
     pairs = [(deal, lineup) for deal in range(games) for lineup in plan]
@@ -782,6 +807,9 @@ def run(
     def finish(job: Job, record: GameRecord) -> ArenaGame:
         deal, lineup = pairs[job.index]
         seat_sides = [lineup[role] for role in seat_roles]
+        if team:  # the entrant at every seat wins when the team does
+            won = any(r > 0 for r, t in zip(record.returns, record.teams, strict=True) if t == team)
+            return ArenaGame(deal, lineup, record, lineup["team"] if won else None)
         return ArenaGame(deal, lineup, record, winning_side(record.returns, seat_sides))
 
     complete, stats = play_jobs(game, jobs, finish, backend=backend, workers=workers, progress=progress)
@@ -1021,4 +1049,8 @@ def report_text(report: TournamentReport, head: str, group: str, notes: str = ""
 
 def format_report(report: ArenaReport, width: int = 240) -> str:
     """The tallies as a text table (Markdown-compatible, so it pastes into a results README)."""
-    return report_text(report, headline(report), "role", width=width)
+    text = report_text(report, headline(report), "role", width=width)
+    if list(report.roles) == ["team"]:
+        text += ("\nco-operative: each entrant plays every seat; a win is the team's, the draws column"
+                 " holds the team's losses (with a traitor at the table, his wins)\n")
+    return text

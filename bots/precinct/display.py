@@ -42,6 +42,8 @@ class PrecinctPrinter(GamePrinter):
             if e["what"] == "turn":
                 return ["", f"  {e['text']}"]
             return [f"  {e['text']}"]
+        if kind == "TurnBegins":
+            return ["", f"  -- {e['name']}'s turn --"]
         if kind == "GameOver":
             verdict = "The good cops win" if e["good_win"] else "The good cops lose"
             self.winner_line = f"{verdict}: {e['reason']}"

@@ -93,6 +93,10 @@ class GameSpec:
     bounds: str = ""
     #: the bot package ("" = ``bots.<name>``; None = the game has no bots of its own)
     bots: str | None = ""
+    #: a co-operative game names the team that plays against the game (``"good"``): the arena then
+    #: fields one entrant at every seat, and a side wins a game when that team does (a traitor among
+    #: them, dealt by chance, wins the games the team loses)
+    cooperative: str = ""
 
     def __post_init__(self) -> None:
         if not self.min_players <= self.default_players <= self.max_players:
@@ -164,6 +168,8 @@ class GameSpec:
 
     def role_seats(self, players: int) -> dict[str, tuple[int, ...]]:
         """Role name -> its seats at ``players`` players (``seatN`` per seat when no roles)."""
+        if self.cooperative:
+            return {"team": tuple(range(players))}
         if self.roles:
             return {role.name: role.seats(players) for role in self.roles}
         return {f"seat{seat}": (seat,) for seat in range(players)}

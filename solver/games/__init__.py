@@ -18,6 +18,7 @@ GAMES: dict[str, str] = {
     "police07": "solver.games.police07.spec",
     "gcbc": "solver.games.gcbc.spec",
     "lineup": "solver.games.lineup.spec",
+    "precinct": "solver.games.precinct.spec",
 }
 
 

@@ -7,11 +7,10 @@ know is which of them went to the other players' masked deals. :func:`assign_dea
 
 1. every card another player was seen to give up (played, helped with, discarded) is matched to
    one of that player's masked deals made before it (before his turn began, for a card he played
-   for its text on his own turn [Police Cards]), from a deck that still had a copy to give;
+   for its text on his own turn [Police Cards]), from a deck that still had a copy to give: a small
+   assignment problem, tried greedily at random and else solved by OR-Tools CP-SAT (any fitting
+   assignment, not each with its exact posterior weight);
 2. the other masked deals take, deck by deck, a random draw from the cards that deck had left.
-
-The matching picks among the possible deals at random and can paint itself into a corner; the
-caller then draws again.
 """
 
 from __future__ import annotations
@@ -78,28 +77,19 @@ def _read(game: PrecinctGame, history: list[list[Any]]) -> _Record:
 def assign_deals(game: PrecinctGame, history: list[list[Any]], mine: set[int],
                  rng: np.random.Generator) -> dict[int, int] | None:
     """History step -> police card kind for every masked deal (``mine``: the seat's own cops, whose
-    deals it saw); None when the draw painted itself into a corner."""
+    deals it saw); None when no assignment fits (a record no game could have made)."""
     rec = _read(game, history)
     left = [[d - t for d, t in zip(deck, taken, strict=True)]
             for deck, taken in zip(rec.decks, rec.taken, strict=True)]
     if any(c < 0 for deck in left for c in deck):
         return None
-    held: dict[int, list[_Deal]] = {}  # per cop: masked deals not yet matched to a card shown
-    deals = iter(rec.deals)
-    pending = next(deals, None)
-    for step, cop, kind, since in rec.shows:
-        while pending is not None and pending.index < step:
-            held.setdefault(pending.cop, []).append(pending)
-            pending = next(deals, None)
-        if cop in mine:
-            continue  # the seat saw this card dealt
-        options = [d for d in held.get(cop, []) if left[d.deck][kind] > 0 and not (0 <= since <= d.index)]
-        if not options:
-            return None
-        deal = options[int(rng.integers(len(options)))]
-        deal.kind = kind
-        left[deal.deck][kind] -= 1
-        held[cop].remove(deal)
+    shows = [(step, cop, kind, since) for step, cop, kind, since in rec.shows if cop not in mine]
+    matched = _match(shows, rec.deals, left, rng)
+    if matched is None:
+        return None
+    for (_, _, kind, _), d in zip(shows, matched, strict=True):
+        rec.deals[d].kind = kind
+        left[rec.deals[d].deck][kind] -= 1
     for deal in rec.deals:
         if deal.kind >= 0:
             continue
@@ -111,3 +101,78 @@ def assign_deals(game: PrecinctGame, history: list[list[Any]], mine: set[int],
         deal.kind = k
         pool[k] -= 1
     return {d.index: d.kind for d in rec.deals}
+
+
+def _match(shows: list[tuple[int, int, int, int]], deals: list[_Deal], left: list[list[int]],
+           rng: np.random.Generator) -> list[int] | None:
+    """For each card shown, the index of the deal it came from; None when none fits.
+
+    Each card shown takes one of its player's masked deals made before it (before his turn, for an
+    own-turn text play), no deal is used twice, and no deck gives more copies of a card than it had
+    left. A random greedy pass often finds such an assignment; when it paints itself into a corner,
+    the assignment problem goes to CP-SAT.
+    """
+    options: list[list[int]] = [
+        [d for d, deal in enumerate(deals)
+         if deal.cop == cop and deal.index < step and not (0 <= since <= deal.index)]
+        for step, cop, _, since in shows]
+    if any(not o for o in options):
+        return None
+    partial: list[int | None] = []
+    for _ in range(3):
+        partial = _greedy(shows, options, deals, left, rng)
+        if None not in partial:
+            return [d for d in partial if d is not None]
+    return _solve(shows, options, deals, left, partial, rng)
+
+
+def _greedy(shows: list[tuple[int, int, int, int]], options: list[list[int]], deals: list[_Deal],
+            left: list[list[int]], rng: np.random.Generator) -> list[int | None]:
+    """A random fitting deal per card shown, in turn; None where none was left."""
+    room = [row.copy() for row in left]
+    used: set[int] = set()
+    out: list[int | None] = []
+    for (_, _, kind, _), opts in zip(shows, options, strict=True):
+        fits = [d for d in opts if d not in used and room[deals[d].deck][kind] > 0]
+        if not fits:
+            out.append(None)
+            continue
+        d = fits[int(rng.integers(len(fits)))]
+        used.add(d)
+        room[deals[d].deck][kind] -= 1
+        out.append(d)
+    return out
+
+
+def _solve(shows: list[tuple[int, int, int, int]], options: list[list[int]], deals: list[_Deal],
+           left: list[list[int]], hint: list[int | None], rng: np.random.Generator) -> list[int] | None:
+    """The assignment by CP-SAT, steered towards the greedy pass's random partial one (hints), so
+    that different draws of ``rng`` may return different fitting assignments."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    by_deal: dict[int, list[Any]] = {}
+    by_copy: dict[tuple[int, int], list[Any]] = {}
+    chosen: list[list[tuple[int, Any]]] = []
+    for s, ((_, _, kind, _), opts) in enumerate(zip(shows, options, strict=True)):
+        row = []
+        for d in opts:
+            x = model.new_bool_var(f"x{s}_{d}")
+            row.append((d, x))
+            by_deal.setdefault(d, []).append(x)
+            by_copy.setdefault((deals[d].deck, kind), []).append(x)
+            model.add_hint(x, hint[s] == d)
+        model.add_exactly_one(x for _, x in row)
+        chosen.append(row)
+    for xs in by_deal.values():
+        if len(xs) > 1:
+            model.add_at_most_one(xs)
+    for (deck, kind), xs in by_copy.items():
+        model.add(sum(xs) <= left[deck][kind])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1  # one core: searches run beside this
+    solver.parameters.max_time_in_seconds = 2.0
+    solver.parameters.random_seed = int(rng.integers(1 << 30))
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return [next(d for d, x in row if solver.value(x)) for row in chosen]

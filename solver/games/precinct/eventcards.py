@@ -259,7 +259,7 @@ def _resolve(st: PrecinctState, task: Task) -> None:
         _SPECIALS[card.special](st, cop_i, kind)
         return
     if card.punks and st.punk_supply < card.punks:  # the whole card is discarded [trigger 2]
-        st.event_discard[kind] += 1
+        _arrive_and_go(st, kind)
         st.note("event", f"{card.name} is discarded: not enough street punks")
         st.advance_crime("not enough street punks")
         return
@@ -267,6 +267,20 @@ def _resolve(st: PrecinctState, task: Task) -> None:
         push(st, ("place_roll", kind, card.location, setup))
         return
     _place_fixed(st, kind, card.location, setup)
+
+
+def _arrive_and_go(st: PrecinctState, kind: int) -> None:
+    """A card discarded for want of punks still counts for the Urgent! token before it goes: one card
+    can move the crime marker twice [The City Crime Track, NOTE]."""
+    e = _free_slot(st)
+    if e >= 0:
+        st.serial += 1
+        st.slots[e] = Slot(kind, AT_STREET, st.game.station, serial=st.serial)
+        _urgent(st, e)
+        st.slots[e] = None
+        if st.urgent == e:
+            st.urgent = -1
+    st.event_discard[kind] += 1
 
 
 def _place_fixed(st: PrecinctState, kind: int, location: str, setup: int, data: int = 0) -> int:

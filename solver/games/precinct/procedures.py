@@ -160,8 +160,8 @@ def _acted(st: PrecinctState, task: Task, action: Action) -> None:
     name = cop_name(st, cop_i)
     start, _ = codec.block_of(action)
     if start == codec.PLAY:
+        push(st, task)  # playing a card is not the action; the card acts first
         play_text(st, cop_i, action - codec.PLAY)
-        push(st, task)  # playing a card is not the action
     elif action == codec.NO_ACTION:
         st.note("action", f"{name} takes no action")
     elif action == codec.DRAW_ACTION:
@@ -215,7 +215,7 @@ def _investigate(st: PrecinctState, cop_i: int, deck: int) -> None:
 def _draw_split(st: PrecinctState) -> tuple[int, int, int]:
     """How many of the cards to draw come from the known top, the unknown middle, the known bottom."""
     s = st.stacks[st.ctx["deck"]]
-    n = min(max(0, st.ctx["n"]), s.size)
+    n = min(max(0, st.ctx["n"] - st.ctx.get("sabotage", 0)), s.size)  # dirty donuts take cards away
     t = min(n, len(s.top))
     me, mu = s.middle()
     m = min(n - t, me + mu)
@@ -280,7 +280,7 @@ def _inv_done(st: PrecinctState, task: Task) -> None:
     s.useless += len(back) - sum(back)
     st.placed[deck] += placed
     if st.has(c, "thorough"):  # the rest go under the stack, not shuffled [step 5]
-        s.bottom = [(k, frozenset({c.seat})) for k in back] + s.bottom
+        s.bottom = s.bottom + [(k, frozenset({c.seat})) for k in back]  # under the cards already there
     else:
         s.shuffle()
     st.events.append(Investigated(cop_i, DECKS[deck], st.ctx["size"], st.ctx["evidence_before"],
@@ -450,10 +450,11 @@ def _help_options(st: PrecinctState, task: Task) -> list[Action]:
                     text == "backup" and ctx["kind"] in ("arrest", "escapees")) or (
                     text == "air_support" and ctx["kind"] != "investigate"):
                 options.append(codec.PLAY + kind)
-        elif police[kind].symbol == _SYMBOL[ctx["kind"]]:
-            options.append(codec.HELP + kind)
-        elif text == "air_support" and ctx["kind"] != "investigate":
-            options.append(codec.PLAY + kind)  # Air Support works by its text in any turn
+        else:
+            if police[kind].symbol == _SYMBOL[ctx["kind"]]:
+                options.append(codec.HELP + kind)
+            if text == "air_support" and ctx["kind"] != "investigate":
+                options.append(codec.PLAY + kind)  # Air Support works by its text in any turn
     return options
 
 

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
     from solver.games.precinct.view import PrecinctView
 
 MAX_TRIES = 100
+BACKTRACKS = 200
+RETRIES = 8  # redraws of one masked step before going back to an earlier one
 _MASKS = ("police ?", "loyalty ?", "found ?", "looked ?", "event ?", "order ?", "claim ?")
 
 
@@ -163,7 +165,13 @@ def _investigation_odds(data: JSON, p: int) -> tuple[float, float]:
 # --- the replay ---------------------------------------------------------------------------------
 def _replay(game: PrecinctGame, seat: int, history: list[list[Any]], rng: np.random.Generator,
             dirty: dict[int, bool], check_only: bool = False) -> PrecinctState | None:
-    """Replay ``history``, filling the masked steps; None when a step turns out impossible."""
+    """Replay ``history``, filling the masked steps; None when a step turns out impossible.
+
+    After every step the events the seat would see are compared with those it saw, so a masked
+    step that a later step rules out is found at once; the replay then goes back to the last
+    masked draw (a look, an investigation draw ...) and draws it again (:data:`RETRIES` times
+    before going back further), at most :data:`BACKTRACKS` times in all.
+    """
     st = game.new_initial_state()
     deals: dict[int, int] = {}
     if not check_only:
@@ -172,20 +180,40 @@ def _replay(game: PrecinctGame, seat: int, history: list[list[Any]], rng: np.ran
         if assigned is None:
             return None
         deals = assigned
-    try:
-        for i, (_, text, _) in enumerate(history):
+    saved: list[tuple[int, PrecinctState]] = []  # (step, the state before it) of redrawable steps
+    tries: dict[int, int] = {}
+    budget = BACKTRACKS
+    i = 0
+    while i < len(history):
+        _, text, seen = history[i]
+        try:
             if text not in _MASKS:
-                st.apply(game.str_to_action(text))
-                continue
-            if check_only:
+                action: int | None = game.str_to_action(text)
+            elif check_only:
                 return None
-            action = codec.POLICE + deals[i] if text == "police ?" else _fill(
-                st, history, i, text, rng, dirty)
-            if action is None:
-                return None
-            st.apply(action)
-    except (IllegalActionError, InvalidActionError, KeyError):
-        return None
+            elif text == "police ?":
+                action = codec.POLICE + deals[i]
+            else:
+                saved.append((i, st.clone()))
+                st = st.clone()  # the saved copy stays as it was
+                action = _fill(st, history, i, text, rng, dirty)
+            ok = action is not None
+            if ok:
+                mark = len(st.events)
+                st.apply(action)  # type: ignore[arg-type]
+                ok = [e.to_json() for e in st.events[mark:] if e.visible(seat)] == seen
+        except (IllegalActionError, InvalidActionError, KeyError):
+            ok = False
+        if ok:
+            i += 1
+            continue
+        while saved and tries.get(saved[-1][0], 0) >= RETRIES:
+            saved.pop()  # this draw was tried enough: an earlier one must change
+        if not saved or budget == 0:
+            return None
+        budget -= 1
+        i, st = saved.pop()  # drawn again (and saved again) when the loop reaches it
+        tries[i] = tries.get(i, 0) + 1
     return st
 
 

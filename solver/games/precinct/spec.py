@@ -16,6 +16,7 @@ SPEC = GameSpec(
     num_distinct_actions=codec.NUM_ACTIONS,
     bounds="solver.games.precinct.bounds:bounds",
     summary="co-operative: solve the murder before the city falls (optional traitor: the Dirty Cop)",
+    cooperative="good",
     options={
         "dirty_cop": Option(False, bool, "play with the Dirty Cop (loyalty cards; 3+ players)"),
         "dirty_cops": Option(1, int, "how many dirty cops when playing with the Dirty Cop", minimum=1,

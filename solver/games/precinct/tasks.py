@@ -119,6 +119,9 @@ def run(st: PrecinctState) -> None:
         if task[0] in DECISIONS and not DECISIONS[task[0]][1](st, task):
             st.todo.pop(0)  # nothing to decide (no card to play, no donut to spend)
             continue
+        if task[0] in CHANCES and not outcomes(st):
+            st.todo.pop(0)  # nothing left to draw (a second draw from an emptied deck)
+            continue
         return
 
 

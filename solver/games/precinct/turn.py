@@ -190,8 +190,8 @@ def _started(st: PrecinctState, task: Task, action: Action) -> None:
         st.note("car", f"{cop_name(st, task[1])} switches to a {'marked' if cop.marked else 'unmarked'} car")
         push(st, task)
     elif action != codec.PROCEED:
+        push(st, task)  # the window stays open; the card acts first
         procedures.play_text(st, task[1], action - codec.PLAY)
-        push(st, task)
 
 
 def move_allowance(st: PrecinctState, cop: Cop) -> int:
@@ -310,6 +310,6 @@ def _end_turn(st: PrecinctState, task: Task) -> None:
     if st.result:
         return
     st.at = (st.at + 1) % len(st.order)
-    push(st, ("turn_start", st.order[st.at], 0))
+    st.todo.append(("turn_start", st.order[st.at], 0))  # after what the turn's end queued
 
 

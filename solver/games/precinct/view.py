@@ -57,7 +57,7 @@ def _slot_json(st: PrecinctState, e: int, slot: Slot) -> JSON:
         from solver.games.precinct.eventcards import _where_name
 
         where = _where_name(st, slot.at, slot.where)
-    unknown = {-1: None, -2: "face down"}.get(slot.unknown) or UNKNOWN[slot.unknown]
+    unknown = {-1: None, -2: "face down"}[slot.unknown] if slot.unknown < 0 else UNKNOWN[slot.unknown]
     return {"slot": e + 1, "card": card.name, "where": where, "unknown": unknown,
             "urgent": st.urgent == e, "data": slot.data}
 
