@@ -171,9 +171,12 @@ def test_every_game_player_count_and_variant_is_covered() -> None:
         declared = {variant for variant, _ in variants(spec)}
         assert {c.variant for c in fast if c.game == name} == declared
         assert {c.players for c in fast if c.game == name} == {spec.default_players}
+        # every count and variant the game accepts (the Dirty Cop needs three players)
         assert {(c.players, c.variant) for c in thorough if c.game == name} == {
-            (p, v) for p in range(spec.min_players, spec.max_players + 1) for v in declared
+            (p, v) for p in range(spec.min_players, spec.max_players + 1) for v, options in variants(spec)
+            if _playable(name, p, options)
         }
+    assert ("precinct", 2, "dirty_cop") not in {(c.game, c.players, c.variant) for c in thorough}
 
 
 def test_police07_variants_are_the_rulebook_variants() -> None:
