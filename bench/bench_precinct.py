@@ -77,7 +77,7 @@ if __name__ == "__main__":
     for name, fn, n in (("random game", random_game, 200), ("random game, dirty cop",
                         lambda: random_game(DIRTY), 200), ("resample (120 actions)", resample, 50)):
         start = time.perf_counter()
-        for i in range(n):
+        for _ in range(n):
             fn()
         per = (time.perf_counter() - start) / n
         print(f"{name:24s} {per * 1000:8.2f} ms   {1 / per:8.1f} per second")
