@@ -23,23 +23,16 @@ learnt factors, not modelled here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from math import comb
 from typing import Any
 
 import numpy as np
 
 from solver.belief.roles import Deck, RolePosterior, SeatEvidence, posterior
 from solver.core import BadStateError
+from solver.games.precinct.common import draw_chance
 
 GOOD, DIRTY = 0, 1
 DECK_NAMES = ("good", "dirty")
-
-
-def draw_chance(evidence: int, size: int, drawn: int, found: int) -> float:
-    """The chance that ``drawn`` cards from a stack of ``size`` holding ``evidence`` hold ``found``."""
-    if not 0 <= found <= drawn <= size or found > evidence or drawn - found > size - evidence:
-        return 0.0
-    return comb(evidence, found) * comb(size - evidence, drawn - found) / comb(size, drawn)
 
 
 def record_likelihood(ev: Mapping[str, Any], hide: float) -> tuple[float, float]:

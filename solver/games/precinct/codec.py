@@ -186,11 +186,7 @@ def _name(game: PrecinctGame, start: int, i: int) -> str | None:
         return names[i] if i < len(names) else None
     if start in (ACCUSE, TARGET):
         return str(i) if i < game.num_players else None
-    if start == HANDLE:
-        return str(i + 1)
-    if start == HOOD:
-        return str(i + 1)
-    if start == DIE:
+    if start in (HANDLE, HOOD, DIE):  # board slots, Bad Hoods and die faces count from 1
         return str(i + 1)
     return str(i)
 

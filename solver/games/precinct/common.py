@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from solver.games.precinct.state import PrecinctState, Task
 
 
+#: the public note of a police deck made from the discard pile (the resampler reads the decks' order)
+POLICE_RESHUFFLE = "the police card discard pile is shuffled into a new deck"
+
+
 # --- hands --------------------------------------------------------------------------------------
 def give_card(st: PrecinctState, cop: int, kind: int, fresh: bool) -> None:
     """Police card ``kind`` goes to ``cop``'s hand (only its owner learns which)."""
@@ -65,8 +69,7 @@ def _deal_police(st: PrecinctState, task: Task) -> list[tuple[Action, float]]:
 def _dealt_police(st: PrecinctState, task: Task, action: Action) -> None:
     if not sum(st.police):
         st.police, st.police_discard = st.police_discard, [0] * len(st.police)
-        st.police_shuffles += 1
-        st.note("reshuffle", "the police card discard pile is shuffled into a new deck")
+        st.note("reshuffle", POLICE_RESHUFFLE)
     kind = action - codec.POLICE
     st.police[kind] -= 1
     give_card(st, task[1], kind, bool(task[2]))
@@ -116,11 +119,17 @@ def hospital(st: PrecinctState, cop_i: int) -> None:
     push(st, ("discard", cop_i, "hospital"), ("discard", cop_i, "hospital"))
 
 
+def draw_chance(evidence: int, size: int, drawn: int, found: int) -> float:
+    """The chance that ``drawn`` cards from a stack of ``size`` holding ``evidence`` hold ``found``."""
+    if not 0 <= found <= drawn <= size or found > evidence or drawn - found > size - evidence:
+        return 0.0
+    return comb(evidence, found) * comb(size - evidence, drawn - found) / comb(size, drawn)
+
+
 def hypergeometric(good: int, bad: int, drawn: int) -> list[tuple[int, float]]:
     """(k, P(k good among ``drawn`` cards from ``good`` + ``bad``)) for every possible k."""
-    total = comb(good + bad, drawn)
     low, high = max(0, drawn - bad), min(good, drawn)
-    return [(k, comb(good, k) * comb(bad, drawn - k) / total) for k in range(low, high + 1)]
+    return [(k, draw_chance(good, good + bad, drawn, k)) for k in range(low, high + 1)]
 
 
 def binomial(n: int, p: float) -> list[tuple[int, float]]:

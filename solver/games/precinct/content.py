@@ -29,7 +29,7 @@ against the city the game is played on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
@@ -246,17 +246,9 @@ def _places(city: City) -> frozenset[str]:
 
 def _characters(raw: Any, fail: Fail) -> tuple[Character, ...]:
     """The character cards; at least two, since a solo game plays two (rulebook, "Special Rules")."""
-    if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_CHARACTERS:
-        raise fail(f"'characters' must list 2..{MAX_CHARACTERS} characters")
     out: list[Character] = []
-    seen: set[str] = set()
-    for i, entry in enumerate(raw):
-        what = f"character {i}"
-        if not isinstance(entry, dict):
-            raise fail(f"{what} must be a JSON object")
-        _keys(entry, _CHARACTER_KEYS, _CHARACTER_KEYS, what, fail)
-        name = _name(entry["name"], seen, what, fail)
-        what = f"character {name!r}"
+    listed = _named(raw, "characters", "characters", "character", 2, MAX_CHARACTERS, _CHARACTER_KEYS, fail)
+    for name, what, entry in listed:
         values = [_int(entry[v], 1, MAX_VALUE, f"{what} {v!r}", fail) for v in SYMBOLS]
         powers = _ids(entry["powers"], POWERS, 0, f"{what} 'powers'", fail)
         out.append(Character(name, values[0], values[1], values[2], powers))
@@ -265,18 +257,10 @@ def _characters(raw: Any, fail: Fail) -> tuple[Character, ...]:
 
 def _police(raw: Any, fail: Fail) -> tuple[tuple[PoliceCard, ...], tuple[int, ...]]:
     """The police card kinds and their copies."""
-    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_TOTAL:
-        raise fail(f"'police' must list 1..{MAX_TOTAL} card kinds")
     cards: list[PoliceCard] = []
     counts: list[int] = []
-    seen: set[str] = set()
-    for i, entry in enumerate(raw):
-        what = f"police card {i}"
-        if not isinstance(entry, dict):
-            raise fail(f"{what} must be a JSON object")
-        _keys(entry, _POLICE_KEYS, _POLICE_KEYS, what, fail)
-        name = _name(entry["name"], seen, what, fail)
-        what = f"police card {name!r}"
+    listed = _named(raw, "police", "card kinds", "police card", 1, MAX_TOTAL, _POLICE_KEYS, fail)
+    for name, what, entry in listed:
         symbol = Symbol(_choice(entry["symbol"], SYMBOLS, f"{what} 'symbol'", fail))
         double = _bool(entry["double"], f"{what} 'double'", fail)
         text = TEXTS[_choice(entry["text"], TEXTS, f"{what} 'text'", fail)]
@@ -288,19 +272,11 @@ def _police(raw: Any, fail: Fail) -> tuple[tuple[PoliceCard, ...], tuple[int, ..
 
 def _events(raw: Any, places: frozenset[str], fail: Fail) -> tuple[tuple[EventCard, ...], tuple[int, ...]]:
     """The event card kinds and their copies, each location checked against ``places``."""
-    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_TOTAL:
-        raise fail(f"'events' must list 1..{MAX_TOTAL} card kinds")
     cards: list[EventCard] = []
     counts: list[int] = []
-    seen: set[str] = set()
     specials: set[str] = set()
-    for i, entry in enumerate(raw):
-        what = f"event card {i}"
-        if not isinstance(entry, dict):
-            raise fail(f"{what} must be a JSON object")
-        _keys(entry, _EVENT_KEYS, _EVENT_KEYS, what, fail)
-        name = _name(entry["name"], seen, what, fail)
-        what = f"event card {name!r}"
+    listed = _named(raw, "events", "card kinds", "event card", 1, MAX_TOTAL, _EVENT_KEYS, fail)
+    for name, what, entry in listed:
         count = _int(entry["count"], 0, MAX_TOTAL, f"{what} 'count'", fail)
         card = _event(entry, name, places, what, fail)
         if card.special:
@@ -395,6 +371,22 @@ def _keys(entry: dict[Any, Any], required: frozenset[str], allowed: frozenset[st
     unknown = sorted(str(k) for k in entry.keys() - allowed)
     if unknown:
         raise fail(f"{what} has unknown key {_show(unknown[0])} (allowed: {', '.join(sorted(allowed))})")
+
+
+def _named(raw: Any, key: str, items: str, label: str, low: int, high: int, keys: frozenset[str],
+           fail: Fail) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """``(name, how errors name it, the object)`` for each entry of the list under ``key``: a list of
+    ``low..high`` JSON objects with exactly ``keys`` and names used once."""
+    if not isinstance(raw, list) or not low <= len(raw) <= high:
+        raise fail(f"{key!r} must list {low}..{high} {items}")
+    seen: set[str] = set()
+    for i, entry in enumerate(raw):
+        what = f"{label} {i}"
+        if not isinstance(entry, dict):
+            raise fail(f"{what} must be a JSON object")
+        _keys(entry, keys, keys, what, fail)
+        name = _name(entry["name"], seen, what, fail)
+        yield name, f"{label} {name!r}", entry
 
 
 def _name(raw: Any, seen: set[str], what: str, fail: Fail) -> str:

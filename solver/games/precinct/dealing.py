@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from solver.games.precinct.common import POLICE_RESHUFFLE
+
 if TYPE_CHECKING:
     from solver.games.precinct.rules import PrecinctGame
 
-RESHUFFLE = "the police card discard pile is shuffled into a new deck"
 
 
 @dataclass
@@ -56,7 +57,7 @@ def _read(game: PrecinctGame, history: list[list[Any]]) -> _Record:
             kind = ev["kind"]
             if kind == "TurnBegins":
                 turn_start, turn_cop = i, int(ev["cop"])
-            elif kind == "Note" and ev["text"] == RESHUFFLE:
+            elif kind == "Note" and ev["text"] == POLICE_RESHUFFLE:
                 rec.decks.append(pile)
                 rec.taken.append([0] * kinds)
                 pile = [0] * kinds

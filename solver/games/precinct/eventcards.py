@@ -29,8 +29,9 @@ def _special(st: PrecinctState, slot: Slot | None) -> str:
     return "" if slot is None else st.game.content.events[slot.card].special
 
 
-def _slots_of(st: PrecinctState, special: str) -> list[int]:
-    return [e for e, s in enumerate(st.slots) if s is not None and _special(st, s) == special]
+def _slots_of(st: PrecinctState, special: str) -> list[tuple[int, Slot]]:
+    """(board slot, card) of every ``special`` event on the board."""
+    return [(e, s) for e, s in enumerate(st.slots) if s is not None and _special(st, s) == special]
 
 
 # --- punks and gangs ----------------------------------------------------------------------------
@@ -75,8 +76,7 @@ def pay_rewards(st: PrecinctState, cop_i: int, kind: int) -> None:
 # --- board slots --------------------------------------------------------------------------------
 def discard_slot(st: PrecinctState, e: int, handled: bool) -> None:
     """Take the card in slot ``e`` off the board with its marker; a failed one advances crime."""
-    slot = st.slots[e]
-    assert slot is not None
+    slot = st.slot(e)
     if slot.unknown >= 0:
         st.unknown_discard[slot.unknown] += 1
     elif slot.unknown == -2:
@@ -95,8 +95,7 @@ def _free_slot(st: PrecinctState) -> int:
 
 
 def _color(st: PrecinctState, e: int) -> str:
-    slot = st.slots[e]
-    assert slot is not None
+    slot = st.slot(e)
     return st.game.content.events[slot.card].color
 
 
@@ -137,30 +136,30 @@ def _place(st: PrecinctState, kind: int, at: int, where: int, building: str = ""
     unknown = -1
     if card.unknown:
         discarded: int = sum(st.unknown_discard) + st.unknown_unseen
-        if _unknown_stack(st) == 0 and discarded:
+        if unknown_stack(st) == 0 and discarded:
             for k, count in enumerate(st.unknown_discard):  # out of markers: shuffle the discards back
                 st.unknown[k] += count
             st.unknown_discard = [0] * len(st.unknown_discard)
             st.unknown_unseen = 0
-        if _unknown_stack(st) > 0:
+        if unknown_stack(st) > 0:
             unknown = -2
     st.serial += 1
     st.slots[e] = Slot(kind, at, where, building, unknown, st.serial, data)
-    place = building or _where_name(st, at, where)
+    place = building or where_name(st, at, where)
     st.note("event", f"{card.name} at {place}")
     if card.special == "":
         _urgent(st, e)
     return e
 
 
-def _unknown_stack(st: PrecinctState) -> int:
+def unknown_stack(st: PrecinctState) -> int:
     """Markers still in the face-down stack (not on the board, not discarded)."""
     down = sum(1 for s in st.slots if s is not None and s.unknown == -2)
     left: int = sum(st.unknown)
     return left - down - st.unknown_unseen
 
 
-def _where_name(st: PrecinctState, at: int, where: int) -> str:
+def where_name(st: PrecinctState, at: int, where: int) -> str:
     city = st.game.city
     if at == AT_CROSSING:
         return city.intersections[where]
@@ -185,14 +184,8 @@ def _event_phase(st: PrecinctState, task: Task) -> None:
 
 def _before_draw(st: PrecinctState) -> list[Task]:
     """Specials that act on every event draw: the gas leak, the stolen car, the jail break."""
-    tasks: list[Task] = []
-    for e in _slots_of(st, "gas_leak"):
-        tasks.append(("gas", e))
-    for e in _slots_of(st, "car_theft"):
-        tasks.append(("drive", e))
-    for e in _slots_of(st, "jail_break"):
-        tasks.append(("escape", e))
-    return tasks
+    acts = (("gas_leak", "gas"), ("car_theft", "drive"), ("jail_break", "escape"))
+    return [(task, e) for special, task in acts for e, _ in _slots_of(st, special)]
 
 
 @chance("event_draw", "an event card is drawn")
@@ -527,8 +520,7 @@ def _gas_rolled(st: PrecinctState, task: Task, action: Action) -> None:
 
 @auto("gas_fixed")
 def _gas_fixed(st: PrecinctState, task: Task) -> None:
-    slot = st.slots[task[2]]
-    assert slot is not None
+    slot = st.slot(task[2])
     discard_slot(st, task[2], handled=True)
     st.note("gas", "the gas leak is fixed")
     pay_rewards(st, task[1], slot.card)
@@ -542,8 +534,7 @@ def _drive_roll(st: PrecinctState, task: Task) -> list[tuple[Action, float]]:
 
 def _drive_options(st: PrecinctState, e: int) -> list[int]:
     """Streets the stolen car may drive to (-1: off the board at a dead end), at most four."""
-    slot = st.slots[e]
-    assert slot is not None
+    slot = st.slot(e)
     city = st.game.city
     nxt = sorted(city.moves(slot.where, 1).keys() - {slot.where})[:4]
     if len(city.ends[slot.where]) < 2:
@@ -592,13 +583,9 @@ def first_player_turn(st: PrecinctState) -> None:
     for h in range(6):
         if st.gangs[h] >= 0 and st.game.content.gangs[st.gangs[h]] == "recruiters":
             add_punks(st, [h + 1])
-    for e in _slots_of(st, "street_riot"):
-        slot = st.slots[e]
-        assert slot is not None
+    for _, slot in _slots_of(st, "street_riot"):
         add_punks(st, [slot.where])
-    for e in _slots_of(st, "escort_van"):
-        slot = st.slots[e]
-        assert slot is not None
+    for e, slot in _slots_of(st, "escort_van"):
         slot.data += 1
         if slot.data >= ESCORT_TURNS:
             discard_slot(st, e, handled=False)
@@ -606,16 +593,12 @@ def first_player_turn(st: PrecinctState) -> None:
 
 def end_of_turn(st: PrecinctState) -> None:
     """At a turn's end: a riot whose punks are gone ends; two cars with the stolen car catch it."""
-    for e in _slots_of(st, "street_riot"):
-        slot = st.slots[e]
-        assert slot is not None
+    for e, slot in _slots_of(st, "street_riot"):
         if st.punks[slot.where - 1] == 0:
             discard_slot(st, e, handled=True)
             if not st.cop.out:
                 pay_rewards(st, st.cop_index, slot.card)
-    for e in _slots_of(st, "car_theft"):
-        slot = st.slots[e]
-        assert slot is not None
+    for e, slot in _slots_of(st, "car_theft"):
         here = [i for i, c in enumerate(st.cops) if not c.out and c.street == slot.where]
         if len(here) + st.support.count(slot.where) >= 2:  # the EXACT same street [Car Theft]
             st.note("theft", "the stolen car is caught")
@@ -627,15 +610,11 @@ def end_of_turn(st: PrecinctState) -> None:
 def after_car_move(st: PrecinctState, cop_i: int, start: int) -> None:
     """After a car moves: the escort van may come along; the station's training waits there."""
     c = st.cops[cop_i]
-    for e in _slots_of(st, "escort_van"):
-        slot = st.slots[e]
-        assert slot is not None
+    for e, slot in _slots_of(st, "escort_van"):
         if slot.where == start and c.street != start:
             push(st, ("van", cop_i, e, start))
     if c.street == st.game.station:
-        for e in _slots_of(st, "optional_training"):
-            slot = st.slots[e]
-            assert slot is not None
+        for e, slot in _slots_of(st, "optional_training"):
             st.note("training", f"{cop_name(st, cop_i)} takes the free training")
             discard_slot(st, e, handled=True)
             pay_rewards(st, cop_i, slot.card)
@@ -651,8 +630,7 @@ def _van(st: PrecinctState, task: Task, action: Action) -> None:
     if action != codec.YES:
         return
     cop_i, e, start = task[1], task[2], task[3]
-    slot = st.slots[e]
-    assert slot is not None
+    slot = st.slot(e)
     city = st.game.city
     path = city.path(start, st.cops[cop_i].street, st.blocked())
     slot.where = path[min(2, len(path) - 1)] if path else start  # a space or two with the car

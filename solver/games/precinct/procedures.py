@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from solver.core import Action
 from solver.games.precinct import codec, common, eventcards
-from solver.games.precinct.board import AT_BUILDING, AT_CROSSING, AT_HOOD, AT_STREET, Slot
+from solver.games.precinct.board import AT_CROSSING, AT_HOOD, Slot
 from solver.games.precinct.common import gain_donut, hospital, spend_donuts
 from solver.games.precinct.content import DECKS, REWARDS, UNKNOWN, UPGRADES, Symbol
 from solver.games.precinct.events import Investigated, InvestigationSeen, LoyaltyShown, Rolled
@@ -353,8 +353,7 @@ def _arrest_rolled(st: PrecinctState, task: Task, action: Action) -> None:
     need = arrest_need(st)
     st.events.append(Rolled(cop_i, "arrest", _dice(st), need, k))
     if ctx["kind"] == "escapees":
-        slot = st.slots[ctx["slot"]]
-        assert slot is not None
+        slot = st.slot(ctx["slot"])
         removed = min(k, slot.data)
         slot.data -= removed
         st.note("arrest", f"{removed} escapee{'s' * (removed != 1)} arrested")
@@ -501,8 +500,7 @@ def _sabotaged(st: PrecinctState, task: Task, action: Action) -> None:
 # --- emergencies --------------------------------------------------------------------------------
 def _handle(st: PrecinctState, cop_i: int, e: int) -> None:
     """[Handle an Emergency]: dice, donuts, cards, the Unknown Circumstances, then the roll."""
-    slot = st.slots[e]
-    assert slot is not None
+    slot = st.slot(e)
     c = st.cops[cop_i]
     card = st.game.content.events[slot.card]
     st.note("action", f"{cop_name(st, cop_i)} handles {card.name}")
@@ -533,8 +531,7 @@ def _unknown_outcomes(st: PrecinctState, task: Task) -> list[tuple[Action, float
 @applies("unknown")
 def _unknown(st: PrecinctState, task: Task, action: Action) -> None:
     kind = action - codec.UNKNOWN
-    slot = st.slots[task[1]]
-    assert slot is not None
+    slot = st.slot(task[1])
     slot.unknown = kind
     st.unknown[kind] -= 1
     st.note("unknown", f"Unknown Circumstances: {UNKNOWN[kind].replace('_', ' ')}")
@@ -543,8 +540,7 @@ def _unknown(st: PrecinctState, task: Task, action: Action) -> None:
 def emergency_dice(st: PrecinctState) -> tuple[int, int]:
     """(dice, number needed) of the emergency roll under way, after the Unknown Circumstances."""
     ctx = st.ctx
-    slot = st.slots[ctx["slot"]]
-    assert slot is not None
+    slot = st.slot(ctx["slot"])
     card = st.game.content.events[slot.card]
     c = st.cops[ctx["cop"]]
     n, need = int(ctx["n"]), card.number
@@ -573,8 +569,7 @@ def _em_outcomes(st: PrecinctState, task: Task) -> list[tuple[Action, float]]:
 def _em_rolled(st: PrecinctState, task: Task, action: Action) -> None:
     cop_i = task[1]
     e = st.ctx["slot"]
-    slot = st.slots[e]
-    assert slot is not None
+    slot = st.slot(e)
     card = st.game.content.events[slot.card]
     n, need = emergency_dice(st)
     ok = action == codec.HANDLED
@@ -957,5 +952,3 @@ def _targeted(st: PrecinctState, task: Task, action: Action) -> None:
     st.note("internal affairs", f"Internal Affairs shows seat {me} the loyalty card of seat {p}")
     st.events.append(LoyaltyShown(p, st.loyalty[p], visible_to=frozenset({me})))
 
-
-_ = (AT_BUILDING, AT_STREET, AT_HOOD)

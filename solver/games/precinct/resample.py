@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import copy
 from itertools import combinations
-from math import comb
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,6 +44,7 @@ from solver.core import (
     InvalidActionError,
 )
 from solver.games.precinct import codec
+from solver.games.precinct.common import draw_chance
 from solver.games.precinct.dealing import assign_deals
 
 if TYPE_CHECKING:
@@ -152,13 +152,9 @@ def _investigation_odds(data: JSON, p: int) -> tuple[float, float]:
             if ev["kind"] != "Investigated" or cops[ev["cop"]]["seat"] != p:
                 continue
             e, size, drawn, placed = ev["evidence"], ev["size"], ev["drawn"], ev["placed"]
-            u = size - e
-
-            def exactly(k: int, e: int = e, u: int = u, drawn: int = drawn) -> float:
-                return comb(e, k) * comb(u, drawn - k) / comb(e + u, drawn) if 0 <= k <= drawn else 0.0
-
-            honest *= exactly(placed)
-            dirty *= exactly(placed) if placed else sum(exactly(k) for k in range(drawn))
+            honest *= draw_chance(e, size, drawn, placed)
+            dirty *= draw_chance(e, size, drawn, placed) if placed else sum(
+                draw_chance(e, size, drawn, k) for k in range(drawn))
     return honest, dirty
 
 
@@ -194,8 +190,8 @@ def _replay(game: PrecinctGame, seat: int, history: list[list[Any]], rng: np.ran
             elif text == "police ?":
                 action = codec.POLICE + deals[i]
             else:
-                saved.append((i, st.clone()))
-                st = st.clone()  # the saved copy stays as it was
+                saved.append((i, st))
+                st = st.clone()  # the saved state stays as it was; the replay goes on with a copy
                 action = _fill(st, history, i, text, rng, dirty)
             ok = action is not None
             if ok:

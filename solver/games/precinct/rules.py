@@ -26,7 +26,6 @@ from solver.games.precinct import codec
 from solver.games.precinct.city import City, load_city
 from solver.games.precinct.content import (
     DECKS,
-    GANGS,
     LOYALTY_ACTIONS,
     REWARDS,
     UNKNOWN,
@@ -199,5 +198,3 @@ class PrecinctGame(Game):
 
         return rebuild_view(self, data)
 
-
-_ = GANGS

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, Self
 
-from solver.core import CHANCE, TERMINAL, Action, Decision, DecisionKind, Seat, State
+from solver.core import CHANCE, TERMINAL, Action, BadStateError, Decision, DecisionKind, Seat, State
 from solver.core.records import ActionRecords, Record
 from solver.games.precinct import codec, tasks, turn
 from solver.games.precinct.board import AT_CROSSING, Cop, Slot, Stack
@@ -62,7 +62,6 @@ class PrecinctState(ActionRecords, State):
         self.placed = [0] * len(DECKS)
         self.police = list(c.police_counts)
         self.police_discard = [0] * len(c.police)
-        self.police_shuffles = 0  # times the discard pile became the deck
         self.events_left = list(c.event_counts)
         # event cards someone looked at: (kind, the seats that know it), on top / at the bottom
         self.event_top: list[tuple[int, frozenset[int]]] = []
@@ -212,6 +211,13 @@ class PrecinctState(ActionRecords, State):
         city = self.game.city
         return [d for d, s in enumerate(self.stacks)
                 if not s.gone and s.building and city.buildings[s.building] == street]
+
+    def slot(self, e: int) -> Slot:
+        """The card in board slot ``e``; BadStateError when the slot is empty (a corrupt queue)."""
+        card = self.slots[e]
+        if card is None:
+            raise BadStateError(f"precinct: board slot {e + 1} is empty")
+        return card
 
     def covered(self, deck: int) -> bool:
         """An emergency lies on the stack's building [Emergency Cards: "ON TOP of the Investigation Deck"]."""

@@ -34,6 +34,7 @@ from solver.core import JSON, JSONView, Seat
 from solver.games.precinct.board import AT_HOOD, Slot
 from solver.games.precinct.common import murderer_hood
 from solver.games.precinct.content import DECKS, UNKNOWN, UPGRADES
+from solver.games.precinct.eventcards import unknown_stack, where_name
 
 if TYPE_CHECKING:
     from solver.games.precinct.state import PrecinctState
@@ -54,9 +55,7 @@ def _slot_json(st: PrecinctState, e: int, slot: Slot) -> JSON:
     elif slot.at == AT_HOOD:
         where = f"Bad Hood {slot.where}"
     else:
-        from solver.games.precinct.eventcards import _where_name
-
-        where = _where_name(st, slot.at, slot.where)
+        where = where_name(st, slot.at, slot.where)
     unknown = {-1: None, -2: "face down"}[slot.unknown] if slot.unknown < 0 else UNKNOWN[slot.unknown]
     return {"slot": e + 1, "card": card.name, "where": where, "unknown": unknown,
             "urgent": st.urgent == e, "data": slot.data}
@@ -96,8 +95,6 @@ def _known(st: PrecinctState, seat: Seat) -> JSON:
 
 def build_view(st: PrecinctState, seat: Seat) -> PrecinctView:
     """Compute ``seat``'s view of ``st`` (the only place hidden facts are filtered)."""
-    from solver.games.precinct.eventcards import _unknown_stack
-
     game = st.game
     city = game.city
     chars = game.content.characters
@@ -133,7 +130,7 @@ def build_view(st: PrecinctState, seat: Seat) -> PrecinctView:
         "police_discard": _counts(game.police_names, st.police_discard),
         "event_deck": sum(st.events_left) + len(st.event_top) + len(st.event_bottom),
         "event_discard": _counts(game.event_names, st.event_discard),
-        "unknown_stack": _unknown_stack(st),
+        "unknown_stack": unknown_stack(st),
         "unknown_discard": _counts(UNKNOWN, st.unknown_discard),
         "upgrades_left": _counts(UPGRADES, st.upgrades_left),
         "loyalty": [("dirty" if st.loyalty[p] else "good") if st.revealed[p] else None for p in range(st.n)],
