@@ -86,20 +86,19 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
+from bots import observer_sim
 from bots.base import Advice, Bot, DecisionClock, Option, on_the_clock
 from bots.gcbc.belief import BELIEF_OPTION, check_gcbc, posterior_for, warm_up
 from bots.gcbc.heuristic import ESTIMATES, HeuristicBot
 from bots.gcbc.rollout import SeatViews, heuristic_action
 from bots.ismcts_bot import (
     _BUDGET_OPTIONS,
-    CutOff,
-    Expired,
     ISMCTSBot,
-    WinLossSim,
     reserve,
 )
+from bots.observer_sim import ObserverSim
 from bots.registry import register
-from solver.core import CHANCE, Action, ConfigError, Game, Seat, View
+from solver.core import CHANCE, Action, ConfigError, Game, View
 from solver.core.rng import SplitMix64
 from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
 from solver.search.sim import Determinizer
@@ -112,18 +111,6 @@ MAX_MARGIN = 10.0
 #: The most of a timed search's time its pool of worlds may take (module docstring). At the default
 #: 1,000 iterations the pool is ~10% of the search; at a small time budget it gets fewer worlds.
 POOL_SHARE = 0.2
-
-
-def observe(state: Any, seat: Seat, start: int, h: int) -> int:
-    """``h`` extended by what ``seat`` observed in actions ``start..`` of ``state`` (GCBC records)."""
-    records, marks, events = state.records, state.marks, state.events
-    n = len(records)
-    for i in range(start, n):
-        _, text, seen, hidden = records[i]
-        end = marks[i + 1] if i + 1 < n else len(events)
-        shown = tuple(e for e in events[marks[i]:end] if e.visible(seat))
-        h = hash((h, text if seen is None or seat in seen else hidden, shown))
-    return h
 
 
 def mean_se(visits: int, value: float) -> float:
@@ -176,53 +163,24 @@ def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: floa
     return most if gain > margin * se else base
 
 
-class GCBCSim(WinLossSim):
+class GCBCSim(ObserverSim):
     """The Python rules as a search sim: win/loss returns, running keys, heuristic playouts on each
     seat's own view (module docstring, items 2 and 3)."""
 
+    salt = "gcbc-seat"
+
     def __init__(self, state: Any, *, hashes: list[int | None] | None = None,
                  upto: list[int] | None = None, views: SeatViews | None = None) -> None:
-        super().__init__(state)
-        n = state.game.num_players
-        self._hashes: list[int | None] = hashes if hashes is not None else [None] * n
-        self._upto: list[int] = upto if upto is not None else [0] * n
+        super().__init__(state, hashes=hashes, upto=upto)
         #: every seat's view along this line of play, for the playouts
-        self._views: SeatViews = views if views is not None else SeatViews(n)
-        #: the root's candidate actions (heuristic pruning) and the root's history length
-        self._allowed: frozenset[Action] | None = None
-        self._root_len = -1
+        self._views: SeatViews = views if views is not None else SeatViews(self.num_players)
 
     def prepare(self) -> None:
         """Fill every seat's key and view history now, so that copies extend them by the actions
         since rather than rebuild them from the start."""
+        super().prepare()
         for seat in range(self.num_players):
-            self.key(seat)
             self._views.settle(cast("GCBCState", self.state), seat)
-
-    def restrict_root(self, allowed: frozenset[Action] | None) -> None:
-        """Offer only ``allowed`` (those legal) at the current position; None: every legal action."""
-        self._allowed = allowed
-        self._root_len = len(cast("GCBCState", self.state).records)
-
-    def legal_actions(self) -> list[Action]:
-        """The rules' legal actions; at the root, only the candidates when some are legal."""
-        legal = self.state.legal_actions()
-        if self._allowed is not None and self._at_root():
-            return [a for a in legal if a in self._allowed] or legal
-        return legal
-
-    def key(self, seat: Seat) -> int:
-        """The running hash of ``seat``'s observations, extended by the actions since the last call."""
-        h = self._hashes[seat]
-        end = len(cast("GCBCState", self.state).records)
-        if h is None:
-            h = observe(self.state, seat, 0, hash(("gcbc-seat", seat)))
-        elif self._upto[seat] < end:
-            h = observe(self.state, seat, self._upto[seat], h)
-        else:
-            return h
-        self._hashes[seat], self._upto[seat] = h, end
-        return h
 
     def default_action(self, rng: SplitMix64) -> Action:
         """The playout policy (module docstring, item 3); chance by its probabilities."""
@@ -231,51 +189,17 @@ class GCBCSim(WinLossSim):
             return super().default_action(rng)
         return heuristic_action(st, self._views, rng)
 
-    def copy(self) -> GCBCSim:
-        """An independent copy (the key caches and views are copied, not shared)."""
-        other = GCBCSim(self.state.clone(), hashes=list(self._hashes), upto=list(self._upto),
-                        views=self._views.copy())
-        other._allowed, other._root_len, other.expired = self._allowed, self._root_len, self.expired
-        return other
-
-    def _at_root(self) -> bool:
-        return len(cast("GCBCState", self.state).records) == self._root_len
+    def _copy_with(self, state: Any) -> GCBCSim:
+        """A sim of ``state`` with this sim's key caches and views (copied, not shared)."""
+        return GCBCSim(state, hashes=list(self._hashes), upto=list(self._upto), views=self._views.copy())
 
 
-class PoolDeterminizer(CutOff):
-    """Draws ``size`` worlds once (lazily, at the first sample) and hands out copies of them, each
-    a world chosen uniformly. A timed search sets :attr:`expired` (its sims' cut-off) and
-    :attr:`pool_full` (no more worlds once true, after the first)."""
+class PoolDeterminizer(observer_sim.PoolDeterminizer[GCBCSim]):
+    """The pool of :class:`GCBCSim` worlds (:class:`bots.observer_sim.PoolDeterminizer`)."""
 
     def __init__(self, game: Game, view: View, belief: Any | None, size: int,
                  allowed: frozenset[Action] | None = None) -> None:
-        self.game = game
-        self.view = view
-        self.belief = belief
-        self.size = size
-        self.allowed = allowed
-        self.pool: list[GCBCSim] = []
-        self.pool_full: Expired | None = None
-        #: a timed search's clock, and the seconds its first world took to draw on it
-        self.clock: DecisionClock | None = None
-        self.world_seconds: float | None = None
-
-    def sample(self, rng: SplitMix64) -> GCBCSim:
-        """A copy of one world of the pool, chosen uniformly (the pool is drawn at the first call)."""
-        if not self.pool:
-            for _ in range(self.size):
-                if self.pool and self.pool_full is not None and self.pool_full():
-                    break
-                started = None if self.clock is None else self.clock.elapsed()
-                np_rng = np.random.default_rng(rng.next())
-                world = GCBCSim(self.game.resample(self.view, np_rng, self.belief))
-                world.expired = self.expired
-                world.prepare()
-                world.restrict_root(self.allowed)
-                self.pool.append(world)
-                if self.clock is not None and started is not None and self.world_seconds is None:
-                    self.world_seconds = self.clock.elapsed() - started
-        return self.pool[rng.below(len(self.pool))].copy()
+        super().__init__(game, view, belief, size, allowed, GCBCSim)
 
 
 class GCBCISMCTSBot(ISMCTSBot):

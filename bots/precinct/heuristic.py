@@ -528,13 +528,7 @@ def _reveal(r: Reader) -> tuple[float, str]:
 
 def _suspicion(r: Reader) -> int:
     """How many of this seat's investigations placed nothing (what the table can hold against it)."""
-    n = 0
-    for entry in r.data.get("history", ()):
-        for event in entry[2] if len(entry) > 2 else ():
-            if event.get("kind") == "Investigated" and event.get("cop") in r.mine \
-                    and event.get("placed") == 0:
-                n += 1
-    return n
+    return sum(int(r.cops[i]["empty"]) for i in r.mine)
 
 
 def _claim(r: Reader, a: Action, threshold: float) -> Scored:

@@ -32,6 +32,7 @@ class Cop:
     extra_move: int = 0  # streets added this turn (Overtime)
     no_draw: bool = False  # no police card in phase 3 this turn (a wrong accusation)
     rewarded: bool = False  # the three-arrests donut was paid this turn
+    empty: int = 0  # public tally: this cop's investigations that placed no evidence
 
     def copy(self) -> Cop:
         """An independent copy."""

@@ -285,6 +285,8 @@ def _inv_done(st: PrecinctState, task: Task) -> None:
         s.shuffle()
     st.events.append(Investigated(cop_i, DECKS[deck], st.ctx["size"], st.ctx["evidence_before"],
                                   len(cards), placed, discarded))
+    if not placed:
+        c.empty += 1
     if placed and st.placed[deck] >= st.game.content.decks[deck][0]:
         s.gone = True  # the category is complete: its stack leaves the board [Murder Investigation Board]
         st.note("evidence", f"the {DECKS[deck].replace('_', ' ')} evidence is complete")

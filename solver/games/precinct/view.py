@@ -2,7 +2,8 @@
 
 Public: the board (cars, support vehicles, punks, gangs, patrol officers, the murderer, every card on
 the board with its Unknown Circumstances marker once revealed, the Urgent! token), the tracks, each
-player's donuts, upgrades, tokens and how many police cards he holds, the investigation stacks' sizes
+player's donuts, upgrades, tokens, how many police cards he holds and how many of his investigations
+placed no evidence (the table counts them), the investigation stacks' sizes
 and how many evidence cards each still holds (13 minus those placed: the table can count them), the
 cards discarded face up, loyalty cards once shown to all, and the roll under way (dice so far).
 Private: the seat's own hand (and which cards it received this turn), its own loyalty card, loyalty
@@ -14,7 +15,8 @@ View JSON::
 
     {"game": "precinct", "config": {...}, "seat": 1, "turn_track": 12, "crime": 0, "murderer": 0,
      "turn": {"cop": 2, "seat": 2}, "cops": [{"seat": 0, "character": "Costello", "street": "...",
-     "marked": true, "donuts": 0, "cards": 2, "upgrades": [], "swat": 0, "fed": 0, "out": false}, ...],
+     "marked": true, "donuts": 0, "cards": 2, "upgrades": [], "swat": 0, "fed": 0, "out": false,
+     "hospital": false, "empty": 0}, ...],
      "support": [...], "punks": [..6], "gangs": [..6], "patrol": [..6], "patrol_stock": 4,
      "punk_supply": 9, "donut_supply": 18, "board": [{"slot": 1, "card": "...", "where": "...",
      "unknown": "face down", "urgent": false, "data": 0}], "stacks": [{"deck": "crime_scene",
@@ -93,20 +95,23 @@ def _known(st: PrecinctState, seat: Seat) -> JSON:
             "loyalty": {str(p): ("dirty" if st.loyalty[p] else "good") for p in sorted(st.peeks[seat])}}
 
 
-def build_view(st: PrecinctState, seat: Seat) -> PrecinctView:
-    """Compute ``seat``'s view of ``st`` (the only place hidden facts are filtered)."""
+def board_data(st: PrecinctState, seat: Seat) -> dict[str, Any]:
+    """``seat``'s view JSON less ``history`` and ``legal_actions``: what a policy reads to decide.
+
+    The view's history is the seat's whole record, rebuilt at every call; a search's playouts read
+    this part only (the public tallies they need, such as each cop's empty investigations, are
+    fields of the board), which is most of the cost of a heuristic decision saved.
+    """
     game = st.game
     city = game.city
     chars = game.content.characters
     cops = [{"seat": c.seat, "character": chars[c.char].name, "street": city.streets[c.street],
              "marked": c.marked, "donuts": c.donuts, "cards": len(c.hand),
              "upgrades": [UPGRADES[u] for u in c.upgrades], "swat": c.swat, "fed": c.fed, "out": c.out,
-             "hospital": c.hospital} for c in st.cops]
+             "hospital": c.hospital, "empty": c.empty} for c in st.cops]
     hand = [{"cop": i, "card": game.police_names[k], "new": f}
             for i, c in enumerate(st.cops) if c.seat == seat for k, f in zip(c.hand, c.fresh, strict=True)]
-    decision = st.decision()
-    legal = tuple(st.legal_actions()) if decision.seat == seat else ()
-    data: JSON = {
+    return {
         "game": game.name,
         "config": game.config(),
         "seat": seat,
@@ -139,10 +144,17 @@ def build_view(st: PrecinctState, seat: Seat) -> PrecinctView:
         "hand": hand,
         "my_loyalty": ("dirty" if st.loyalty[seat] else "good") if st.dealt > seat else None,
         "known": _known(st, seat),
-        "history": st.seat_entries(seat),
-        "decision": decision.to_json(),
-        "legal_actions": [game.action_to_str(a) for a in legal],
+        "decision": st.decision().to_json(),
         "result": st.result,
         "reason": st.reason,
     }
-    return PrecinctView(game, seat, data, legal, decision)
+
+
+def build_view(st: PrecinctState, seat: Seat) -> PrecinctView:
+    """Compute ``seat``'s view of ``st`` (the only place hidden facts are filtered)."""
+    decision = st.decision()
+    legal = tuple(st.legal_actions()) if decision.seat == seat else ()
+    data = board_data(st, seat)
+    data["history"] = st.seat_entries(seat)
+    data["legal_actions"] = [st.game.action_to_str(a) for a in legal]
+    return PrecinctView(st.game, seat, data, legal, decision)
