@@ -8,14 +8,9 @@ import numpy as np
 import pytest
 
 import bots
-from bots.gcbc.ismcts import (
-    GCBCISMCTSBot,
-    GCBCSim,
-    PoolDeterminizer,
-    conservative_choice,
-    gain_over,
-    mean_se,
-)
+from bots import observer_sim
+from bots.gcbc.ismcts import GCBCISMCTSBot, GCBCSim, PoolDeterminizer
+from bots.pruned_ismcts import conservative_choice, gain_over, mean_se
 from solver import games
 from solver.core import ConfigError, View
 from solver.core.referee import draw_chance
@@ -105,7 +100,7 @@ def test_pool_worlds_match_the_view() -> None:
         bot = bots.make(state.game, "ismcts", seat=me, rng=0, belief=belief, worlds=5)
         assert isinstance(bot, GCBCISMCTSBot)
         det = bot.determinizer(view)
-        assert isinstance(det, PoolDeterminizer)
+        assert isinstance(det, observer_sim.PoolDeterminizer)
         rng = SplitMix64(3)
         for _ in range(8):
             assert det.sample(rng).state.view(me).to_json() == view.to_json()
@@ -145,7 +140,7 @@ def test_window_decisions_get_their_share() -> None:
                             window_share=0.25)
             assert isinstance(bot, GCBCISMCTSBot)
             action = bot.step(view)
-            if bot._concealment(view.legal_actions):
+            if bot.unsearched_decision(view.legal_actions):
                 # the heuristic's choice, with no search
                 assert bot.last is None
                 assert action == bots.make(game, "heuristic", seat=seat, rng=1).step(view)
@@ -421,7 +416,7 @@ def test_a_timed_search_counts_the_posterior_and_cuts_its_playouts(monkeypatch: 
     what they left, reads the clock after every iteration, the pool stops at its share of the time,
     and a line of play below the root ends once the time is up."""
     from bots import ismcts_bot
-    from bots.gcbc.ismcts import POOL_SHARE
+    from bots.pruned_ismcts import POOL_SHARE
 
     state, view, bot, clock = timed_bot()
     real_det = bot.determinizer

@@ -115,6 +115,10 @@ class City:
     _adj: tuple[tuple[tuple[StreetId, tuple[IntersectionId, ...]], ...], ...] = field(
         init=False, repr=False, compare=False)
     _dist: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    # blocked searches already made: bots score every street a car may reach, each from the same few
+    # starts and blocked sets, so the same searches recur thousands of times a game
+    _memo: dict[tuple[StreetId, int, frozenset[IntersectionId]], dict[StreetId, int]] = field(
+        init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         at: list[list[StreetId]] = [[] for _ in self.intersections]
@@ -142,7 +146,7 @@ class City:
             "street_ids": {name: s for s, name in enumerate(self.streets)},
             "intersection_ids": {name: i for i, name in enumerate(self.intersections)},
             "graph": graph, "_at": tuple(tuple(sorted(h)) for h in at), "_hood": tuple(hood),
-            "_adj": adj, "_dist": dist,
+            "_adj": adj, "_dist": dist, "_memo": {},
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -173,7 +177,13 @@ class City:
         if not blocked or through_blocked:
             limit = max(0, min(steps, len(self.streets)))  # the table marks unreachable as len + 1
             return {t: d for t, d in enumerate(self._dist[start]) if d <= limit}
-        return self._search(start, steps, blocked)[0]
+        key = (start, steps, blocked)
+        found = self._memo.get(key)
+        if found is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[key] = self._search(start, steps, blocked)[0]
+        return dict(found)
 
     def streets_at(self, intersection: IntersectionId) -> tuple[StreetId, ...]:
         """The streets that end at ``intersection``, in id order (the cars adjacent to an emergency there)."""
@@ -235,6 +245,10 @@ class City:
                     parent[t] = s
                     queue.append(t)
         return dist, parent
+
+
+#: blocked searches :meth:`City.moves` keeps before it forgets them all
+MEMO_SIZE = 100_000
 
 
 def load_city(path: str | None) -> City:

@@ -1,0 +1,297 @@
+"""ISMCTS with a heuristic's help: a pool of worlds, a pruned root, a conservative final choice.
+
+The search bots of Good Cop Bad Cop and Police Precinct share this shape (each game's module says
+what its worlds, playouts and heuristic are, and why):
+
+1. **A pool of worlds.** Once per search ``worlds`` full states are drawn from the seat's belief by
+   the game's resampler (:class:`bots.observer_sim.PoolDeterminizer`); each iteration plays a copy of
+   one, chosen uniformly, on a sim with per-observer keys (:class:`bots.observer_sim.ObserverSim`).
+2. **Heuristic pruning at the root.** Only the base heuristic's best ``prune`` actions (and those
+   the game always searches, :meth:`PrunedISMCTSBot.always_searched`) are searched: a few hundred
+   noisy iterations spread over every legal action play almost at random, and pruning by domain
+   knowledge is the remedy of progressive strategies (Chaslot et al. 2008).
+3. **A conservative final choice.** The bot plays the most visited root action only when its mean
+   win chance beats that of the base heuristic's own choice by more than ``margin`` standard errors
+   of the difference (:func:`conservative_choice`); otherwise the heuristic's. Rollout improves on
+   its base policy by what its estimates resolve (Bertsekas, Tsitsiklis & Wu 1997).
+4. **Budgets.** A ``seconds`` budget is the whole decision's (:class:`~bots.base.DecisionClock`):
+   the posterior, the base's ranking and the pool come out of it. The pool gets at most
+   :data:`POOL_SHARE` of what is left when the search starts (at least one world), and a decision
+   whose time left is shorter than the last search's first world took to draw is not searched.
+   Window decisions (:meth:`PrunedISMCTSBot.in_window`) get ``window_share`` of the budget.
+
+References: P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo Tree
+Search", IEEE TCIAIG 4(2), 2012, pp. 120-143. G. M. J.-B. Chaslot, M. H. M. Winands, H. J. van den
+Herik, J. W. H. M. Uiterwijk and B. Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New
+Mathematics and Natural Computation 4(3), 2008, pp. 343-357. D. P. Bertsekas, J. N. Tsitsiklis and
+C. Wu, "Rollout Algorithms for Combinatorial Optimization", Journal of Heuristics 3(3), 1997,
+pp. 245-262. A. Agresti and B. A. Coull, "Approximate is Better than 'Exact' for Interval Estimation
+of Binomial Proportions", The American Statistician 52(2), 1998, pp. 119-126.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from bots.base import Advice, Bot, DecisionClock, Option, on_the_clock
+from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, reserve
+from bots.observer_sim import ObserverSim, PoolDeterminizer
+from solver.core import Action, ConfigError, Game, State, View
+from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
+from solver.search.sim import Determinizer
+
+#: Largest ``margin`` (standard errors): beyond ~3 the bot would hardly ever leave the heuristic.
+MAX_MARGIN = 10.0
+#: The most of a timed search's time its pool of worlds may take (module docstring, item 4). At the default
+#: 1,000 iterations the pool is ~10% of the search; at a small time budget it gets fewer worlds.
+POOL_SHARE = 0.2
+
+
+def mean_se(visits: int, value: float) -> float:
+    """Standard error of a root action's mean win chance ``value`` over ``visits`` visits."""
+    # sqrt(p(1-p)/n) with one win and one loss added (p = (n value + 1)/(n + 2) over n + 2 visits):
+    # the Agresti-Coull adjustment for z^2 = 2. Without it an unvisited action has no error at all and
+    # one that won 3 of 3 has error 0, so any gain over it would count as sure. p(1-p) bounds the
+    # variance of any value in [0, 1] with mean p, so draws (1/2) make it conservative, not wrong.
+    n = visits + 2
+    p = (visits * value + 1.0) / n
+    return math.sqrt(p * (1.0 - p) / n)
+
+
+def gain_over(stats: Sequence[ActionStats], action: Action, base: Action) -> tuple[float, float]:
+    """(gain, standard error) of ``action``'s mean win chance over ``base``'s in ``stats``."""
+    by = {s.action: s for s in stats}
+    a, b = by[action], by[base]
+    # each iteration visits one root action, so the two means come from different iterations: no
+    # pairing as in the rollout bot, and their errors add as for independent means (an approximation:
+    # the iterations share the pool of worlds and UCB chose which action each one visited)
+    return a.value - b.value, math.hypot(mean_se(a.visits, a.value), mean_se(b.visits, b.value))
+
+
+def check_margin(bot: str, margin: Any) -> float:
+    """``margin`` as a float; ConfigError unless it is a number in [0, :data:`MAX_MARGIN`]."""
+    ok = isinstance(margin, (int, float)) and not isinstance(margin, bool)
+    if not ok or not 0.0 <= margin <= MAX_MARGIN:  # NaN fails the comparison too
+        raise ConfigError(f"{bot} bot: option 'margin' must be a number in [0, {MAX_MARGIN:g}], "
+                          f"not {margin!r}")
+    return float(margin)
+
+
+def conservative_choice(stats: Sequence[ActionStats], base: Action, margin: float) -> Action:
+    """The most visited root action of ``stats`` if its mean beats ``base``'s (the heuristic's choice)
+    by more than ``margin`` standard errors of the difference (:func:`gain_over`), else ``base``.
+
+    The ``rollout`` bot's rule (:func:`bots.gcbc.rollout.choose`): keep the base policy's action
+    unless the simulation resolves a better one, since rollout improves on its base policy only by
+    what its estimates resolve (Bertsekas, Tsitsiklis & Wu 1997). ``margin`` 0 is the plain most
+    visited rule; so is a ``base`` the search did not visit (pruned out or never reached). Ties
+    between most visited actions are broken as the search breaks them (:func:`solver.search.ismcts.choose`).
+    """
+    margin = check_margin("ismcts", margin)
+    most = choose(tuple(stats))
+    if margin == 0.0 or most == base:
+        return most
+    if not any(s.action == base and s.visits > 0 for s in stats):
+        return most
+    gain, se = gain_over(stats, most, base)
+    return most if gain > margin * se else base
+
+
+#: The options every pruned search adds to the budget's (a game's bot may add more).
+PRUNED_OPTIONS: dict[str, Option] = {
+    "worlds": Option(16, int, "determinized worlds drawn per search and copied by its iterations", 1, 4096),
+    "prune": Option(4, int, "search only the heuristic's best N root actions (0: all of them)", 0, 64),
+    "window_share": Option(0.25, float, "share of the budget for a minor (window) decision", 0.01, 1.0),
+    "margin": Option(2.0, float, "play the most visited action only if it beats the heuristic's choice "
+                     "by this many standard errors (0: always the most visited)", 0.0, MAX_MARGIN),
+}
+
+
+class PrunedISMCTSBot(ISMCTSBot):
+    """ISMCTS over a pool of worlds, its root pruned by a heuristic and its choice kept near the
+    heuristic's (module docstring). A game's bot gives :meth:`world` and :meth:`_heuristic`."""
+
+    options: ClassVar[Mapping[str, Option]] = {**_BUDGET_OPTIONS, **PRUNED_OPTIONS}
+
+    def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
+        super().__init__(game, seat, rng, **options)
+        check_margin(self.name, self.settings["margin"])
+        self.params = SearchParams(c=self.settings["c"], keys="actor")
+        self._ranking: tuple[View, list[Action]] | None = None
+        self._det: PoolDeterminizer[Any] | None = None
+        #: seconds the last timed search's first world took to draw (0: none drawn yet)
+        self.world_seconds = 0.0
+
+    # --- what a game's bot gives ------------------------------------------------------------------
+    def world(self, state: State) -> ObserverSim:
+        """The sim of one drawn world (its playouts, keys and returns)."""
+        raise NotImplementedError
+
+    def _heuristic(self) -> Bot:
+        """The base policy: it ranks the root, and its choice stands unless the search beats it."""
+        raise NotImplementedError
+
+    def posterior(self, view: View) -> Any:
+        """The belief the worlds are drawn from (None: the resampler's own)."""
+        return None
+
+    def always_searched(self, view: View) -> set[Action]:
+        """Root actions searched whatever their rank (none by default)."""
+        return set()
+
+    def in_window(self, view: View) -> bool:
+        """True for a minor decision that gets ``window_share`` of the budget (none by default)."""
+        return False
+
+    def unsearched_decision(self, legal: tuple[Action, ...]) -> bool:
+        """True for a decision the heuristic makes unsearched (none by default)."""
+        return False
+
+    # --- the search -------------------------------------------------------------------------------
+    def candidates(self, view: View) -> frozenset[Action] | None:
+        """The root actions searched: the heuristic's best ``prune`` and those always searched."""
+        k = self.settings["prune"]
+        if k == 0:
+            return None
+        keep = set(self._heuristic_ranking(view)[:k]) | self.always_searched(view)
+        return frozenset(keep)
+
+    def determinizer(self, view: View) -> PoolDeterminizer[Any]:
+        """A pool of worlds drawn from the posterior for ``view``, the root pruned by the heuristic."""
+        self._det = PoolDeterminizer(self.game, view, self.posterior(view), self.settings["worlds"],
+                                     self.candidates(view), self.world)
+        return self._det
+
+    def cut_off(self, determinizer: Determinizer, clock: DecisionClock, end: float) -> None:
+        """The sims' cut-off at ``end`` (the generic bot's), and the pool's: :data:`POOL_SHARE` of
+        the time left now."""
+        super().cut_off(determinizer, clock, end)
+        if isinstance(determinizer, PoolDeterminizer):
+            start = clock.elapsed()
+            pool_end = start + POOL_SHARE * (end - start)
+            determinizer.pool_full = lambda: clock.elapsed() >= pool_end
+            determinizer.clock = clock
+
+    def _heuristic_ranking(self, view: View) -> list[Action]:
+        """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
+        # One decision asks for this up to three times (root pruning, the margin rule, advice);
+        # the view is the same object each time, so the last ranking is kept for it.
+        cached = self._ranking
+        if cached is not None and cached[0] is view:
+            return cached[1]
+        # advise scores without drawing from the generator, so the search's stream is unchanged
+        ranking = [r.action for r in self._heuristic().advise(view).ranked]
+        self._ranking = (view, ranking)
+        return ranking
+
+    def base_action(self, view: View) -> Action:
+        """The heuristic's own choice: its top-scored legal action (the lowest among equal scores)."""
+        return self._heuristic_ranking(view)[0]
+
+    def search(self, view: View, budget: Budget | None = None) -> SearchResult:
+        """The ISMCTS search; its ``action`` is :func:`conservative_choice`'s (module docstring, item 5).
+
+        A timed decision whose time left, once the posterior and the base's ranking are known, is
+        shorter than the last search's first world took to draw is not searched: the search could
+        not stop before that world is drawn, and with one iteration the margin keeps the base's
+        choice anyway (:meth:`unsearched`).
+        """
+        with self.deciding() as clock:
+            budget = budget or self.decision_budget(view)
+            if budget.seconds is not None:
+                self.base_action(view)  # the ranking (and the posterior it reads), kept for the search
+                if clock.left(budget.seconds) - reserve(budget.seconds) < self.world_seconds:
+                    return self.unsearched(view, clock.elapsed())
+            result = super().search(view, budget)
+        if self._det is not None and self._det.world_seconds is not None:
+            self.world_seconds = self._det.world_seconds
+        action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"])
+        if action != result.action:
+            result = dataclasses.replace(result, action=action)
+            self.last = result
+        return result
+
+    def unsearched(self, view: View, elapsed: float) -> SearchResult:
+        """The result of a decision left unsearched for want of time: the base's choice, every
+        candidate root action unvisited."""
+        roots = self.candidates(view) or frozenset(view.legal_actions)
+        stats = tuple(ActionStats(a, 0, 0, 0.0) for a in sorted(a for a in roots if a in view.legal_actions))
+        result = SearchResult(self.base_action(view), self.seat, stats, 0, 0, elapsed, "none")
+        self._det, self.last = None, result
+        return result
+
+    @on_the_clock
+    def advise(self, view: View, budget: float | None = None) -> Advice:
+        """Root actions ranked by visits (as the generic bot); the summary says which the bot plays.
+
+        The bot plays the most visited only when it beats the heuristic's choice by ``margin``
+        standard errors, so the first-ranked action need not be the one played: the summary then
+        names the played action and the gain that fell short, and that action's reason says so.
+        """
+        advice = super().advise(view, budget)
+        result = self.last
+        if result is None or not result.stats:
+            return advice
+        if result.iterations == 0:
+            first = [r for r in advice.ranked if r.action == result.action]
+            ranked = tuple(first + [r for r in advice.ranked if r.action != result.action])
+            chosen = self.game.action_to_str(result.action)
+            summary = f"no time left to search: the bot plays the heuristic's {chosen}"
+            return dataclasses.replace(advice, ranked=ranked, summary=summary)
+        most, played, base = choose(result.stats), result.action, self.base_action(view)
+        margin = self.settings["margin"]
+        text = self.game.action_to_str
+        searched = any(s.action == base and s.visits > 0 for s in result.stats)
+        if played == most:
+            if most == base:
+                why = "the heuristic's choice too"
+            elif margin == 0.0:
+                why = "margin 0: the most visited"
+            elif not searched:
+                why = f"the heuristic's {text(base)} was not searched"
+            else:
+                gain, se = gain_over(result.stats, most, base)
+                why = (f"it beats the heuristic's {text(base)} by {gain:.1%}, more than {margin:g} "
+                       f"{_errors(margin)} ({margin * se:.1%})")
+            summary = f"{advice.summary}; the bot plays it ({why})"
+            return dataclasses.replace(advice, summary=summary)
+        gain, se = gain_over(result.stats, most, played)
+        note = (f"the bot plays the heuristic's {text(played)}: the most visited {text(most)} beats it by "
+                f"{gain:.1%}, not more than {margin:g} {_errors(margin)} ({margin * se:.1%})")
+        ranked = tuple(dataclasses.replace(r, reason=f"{r.reason}; the bot plays this (the heuristic's "
+                                           f"choice; the search does not resolve a better one)")
+                       if r.action == played else r for r in advice.ranked)
+        return dataclasses.replace(advice, ranked=ranked, summary=f"{advice.summary}; {note}")
+
+    @on_the_clock
+    def step(self, view: View) -> Action:
+        """Search; a window decision gets ``window_share`` of the budget; an :meth:`unsearched_decision`
+        is the heuristic's."""
+        legal = self.check_view(view)
+        if len(legal) == 1:
+            return legal[0]
+        if self.unsearched_decision(legal):
+            return self._heuristic().step(view)
+        return self.search(view).action
+
+    def decision_budget(self, view: View, iterations: int | None = None) -> Budget:
+        """The bot's budget, cut to ``window_share`` of it for an Equipment-window decision
+        (``iterations``, a caller's explicit budget, applies as given)."""
+        full = self.budget(iterations)
+        if iterations is not None or not self.in_window(view):
+            return full
+        share = self.settings["window_share"]
+        return Budget(
+            iterations=None if full.iterations is None else max(1, round(full.iterations * share)),
+            seconds=None if full.seconds is None else full.seconds * share,
+        )
+
+
+def _errors(margin: float) -> str:
+    """'standard error' or 'standard errors', for ``margin`` of them."""
+    return "standard error" if margin == 1.0 else "standard errors"
