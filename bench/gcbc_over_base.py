@@ -31,9 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bots.arena.substitution import PairedDifference, paired_difference
 from bots.arena.substitution import run as substitute
-from bots.arena.tournament import BotSpec
+from bots.arena.tournament import BotSpec, PairedDifference, paired_difference
 from solver import games
 from solver.core import ConfigError
 

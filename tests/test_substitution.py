@@ -18,8 +18,8 @@ import pytest
 
 from bots.arena import substitution
 from bots.arena import tournament as arena
-from bots.arena.substitution import SubstitutionGame, paired_difference
-from bots.arena.tournament import BotSpec, GameRecord, Side
+from bots.arena.substitution import SubstitutionGame
+from bots.arena.tournament import BotSpec, GameRecord, Side, paired_difference
 from bots.cli import main
 from solver import games
 from solver.core import ConfigError

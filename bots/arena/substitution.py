@@ -40,7 +40,6 @@ dependent proportions".
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
@@ -48,11 +47,11 @@ from typing import ClassVar, Final, TypeAlias
 from bots.arena.tournament import (
     OVERALL,
     SIDES,
-    Z95,
     BotSpec,
     GameRecord,
     Job,
     Overrun,
+    PairedDifference,
     Side,
     Tally,
     TournamentReport,
@@ -61,6 +60,7 @@ from bots.arena.tournament import (
     deal_seeds,
     environment,
     overrun,
+    paired_difference,
     play_jobs,
     report_text,
 )
@@ -102,55 +102,6 @@ class SubstitutionGame:
         return {"deal": self.deal, "seat": self.seat, "side": self.side, "team": self.team} | (
             self.record.to_json()
         )
-
-
-@dataclass(frozen=True)
-class PairedDifference:
-    """A - B in the substituted seat's win rate over (deal, seat) pairs, with a 95% normal interval."""
-
-    pairs: int
-    a_wins: int
-    b_wins: int
-    mean: float | None  # None before any pair
-    sd: float | None  # sample standard deviation of the per-pair differences (None below 2 pairs)
-    interval: tuple[float, float]  # clamped to [-1, 1]; (-1, 1) below 2 pairs
-
-    def to_json(self) -> JSON:
-        """The difference as a JSON object."""
-        return {
-            "pairs": self.pairs,
-            "a_wins": self.a_wins,
-            "b_wins": self.b_wins,
-            "difference": None if self.mean is None else round(self.mean, 6),
-            "sd": None if self.sd is None else round(self.sd, 6),
-            "ci95": [round(self.interval[0], 6), round(self.interval[1], 6)],
-            "method": "paired normal interval: mean(d) +- z sd(d) / sqrt(n), d = win_A - win_B",
-        }
-
-
-def paired_difference(differences: Sequence[int], z: float = Z95) -> PairedDifference:
-    """The mean of per-pair differences ``d`` (each -1, 0 or 1) and its normal interval.
-
-    ``mean +- z * sd / sqrt(n)`` with ``sd`` the sample standard deviation (n - 1); with fewer than
-    two pairs nothing is known and the interval is (-1, 1).
-
-    >>> p = paired_difference([1, 0, 0, 1, -1, 0, 1, 0])
-    >>> p.mean, [round(x, 4) for x in p.interval]
-    (0.25, [-0.24, 0.74])
-    """
-    values = list(differences)
-    if any(isinstance(d, bool) or d not in (-1, 0, 1) for d in values):
-        raise ConfigError(f"paired_difference: each difference must be -1, 0 or 1, not {values!r}")
-    n = len(values)
-    a_wins, b_wins = sum(d == 1 for d in values), sum(d == -1 for d in values)
-    if n == 0:
-        return PairedDifference(0, 0, 0, None, None, (-1.0, 1.0))
-    mean = sum(values) / n
-    if n < 2:
-        return PairedDifference(n, a_wins, b_wins, mean, None, (-1.0, 1.0))
-    sd = math.sqrt(sum((d - mean) ** 2 for d in values) / (n - 1))
-    half = z * sd / math.sqrt(n)
-    return PairedDifference(n, a_wins, b_wins, mean, sd, (max(-1.0, mean - half), min(1.0, mean + half)))
 
 
 def tally(played: Sequence[SubstitutionGame], entrants: Mapping[Side, BotSpec]) -> list[Tally]:

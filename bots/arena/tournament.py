@@ -119,6 +119,55 @@ OVERALL: Final = "overall"
 # --- statistics -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PairedDifference:
+    """A - B in win rate over paired games (the same deal, seat or team), with a 95% normal interval."""
+
+    pairs: int
+    a_wins: int
+    b_wins: int
+    mean: float | None  # None before any pair
+    sd: float | None  # sample standard deviation of the per-pair differences (None below 2 pairs)
+    interval: tuple[float, float]  # clamped to [-1, 1]; (-1, 1) below 2 pairs
+
+    def to_json(self) -> JSON:
+        """The difference as a JSON object."""
+        return {
+            "pairs": self.pairs,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "difference": None if self.mean is None else round(self.mean, 6),
+            "sd": None if self.sd is None else round(self.sd, 6),
+            "ci95": [round(self.interval[0], 6), round(self.interval[1], 6)],
+            "method": "paired normal interval: mean(d) +- z sd(d) / sqrt(n), d = win_A - win_B",
+        }
+
+
+def paired_difference(differences: Sequence[int], z: float = Z95) -> PairedDifference:
+    """The mean of per-pair differences ``d`` (each -1, 0 or 1) and its normal interval.
+
+    ``mean +- z * sd / sqrt(n)`` with ``sd`` the sample standard deviation (n - 1); with fewer than
+    two pairs nothing is known and the interval is (-1, 1).
+
+    >>> p = paired_difference([1, 0, 0, 1, -1, 0, 1, 0])
+    >>> p.mean, [round(x, 4) for x in p.interval]
+    (0.25, [-0.24, 0.74])
+    """
+    values = list(differences)
+    if any(isinstance(d, bool) or d not in (-1, 0, 1) for d in values):
+        raise ConfigError(f"paired_difference: each difference must be -1, 0 or 1, not {values!r}")
+    n = len(values)
+    a_wins, b_wins = sum(d == 1 for d in values), sum(d == -1 for d in values)
+    if n == 0:
+        return PairedDifference(0, 0, 0, None, None, (-1.0, 1.0))
+    mean = sum(values) / n
+    if n < 2:
+        return PairedDifference(n, a_wins, b_wins, mean, None, (-1.0, 1.0))
+    sd = math.sqrt(sum((d - mean) ** 2 for d in values) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return PairedDifference(n, a_wins, b_wins, mean, sd, (max(-1.0, mean - half), min(1.0, mean + half)))
+
+
 def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a win probability after ``wins`` out of ``games`` (Wilson 1927).
 
@@ -664,7 +713,17 @@ class ArenaReport(TournamentReport):
             "roles": {role: list(seats) for role, seats in self.roles.items()},
             "lineups": [dict(lineup) for lineup in self.lineups],
             "results": [t.to_json() for t in self.tallies],
-        }
+        } | ({"paired": paired.to_json()} if (paired := self.paired()) is not None else {})
+
+    def paired(self) -> PairedDifference | None:
+        """In a co-operative game, A's team win rate less B's over the same deals (None otherwise)."""
+        if list(self.roles) != ["team"]:
+            return None
+        won: dict[tuple[int, Side], bool] = {(g.deal, g.lineup["team"]): g.winner_side == g.lineup["team"]
+                                              for g in self.played}
+        deals = sorted({deal for deal, _ in won})
+        return paired_difference([int(won[(d, "A")]) - int(won[(d, "B")]) for d in deals
+                                  if (d, "A") in won and (d, "B") in won])
 
     def records(self) -> list[JSON]:
         """Every game as JSON, deal-major."""
@@ -1050,7 +1109,13 @@ def report_text(report: TournamentReport, head: str, group: str, notes: str = ""
 def format_report(report: ArenaReport, width: int = 240) -> str:
     """The tallies as a text table (Markdown-compatible, so it pastes into a results README)."""
     text = report_text(report, headline(report), "role", width=width)
-    if list(report.roles) == ["team"]:
+    paired = report.paired()
+    if paired is not None:
         text += ("\nco-operative: each entrant plays every seat; a win is the team's, the draws column"
                  " holds the team's losses (with a traitor at the table, his wins)\n")
+        if paired.mean is not None:
+            low, high = paired.interval
+            text += (f"paired team difference A - B over {paired.pairs} deals: {paired.mean:+.1%} "
+                     f"(95% CI {low:+.1%} to {high:+.1%}; A alone won {paired.a_wins}, B alone "
+                     f"{paired.b_wins})\n")
     return text

@@ -130,6 +130,7 @@ class Reader:
         self.blocked = frozenset(self.city.intersection_ids[b["where"]] for b in self.board
                                  if b["where"] in self.city.intersection_ids)
         self._best: dict[tuple[int, int], tuple[float, str]] = {}
+        self._reach: dict[int, tuple[int, dict[int, int], dict[int, int]]] = {}
 
     # --- who decides -----------------------------------------------------------------------------
     def acting_cop(self) -> int:
@@ -144,6 +145,20 @@ class Reader:
         return self.mine[0] if self.mine else 0
 
     # --- the board -------------------------------------------------------------------------------
+    def reach(self, cop: int) -> tuple[int, dict[int, int], dict[int, int]]:
+        """(streets a move allows, reachable without donuts, reachable spending every donut) for
+        ``cop``'s car this turn (computed once per decision: every candidate street reads it)."""
+        got = self._reach.get(cop)
+        if got is None:
+            c = self.cops[cop]
+            allowance = (3 if c["marked"] else 2) + (1 if self.has(cop, "fast") else 0)
+            allowance += 1 if "move" in c["upgrades"] else 0
+            start, through = self.street_of[cop], self.has(cop, "motorcycle")
+            free = self.city.moves(start, allowance, self.blocked, through_blocked=through)
+            full = self.city.moves(start, allowance + int(c["donuts"]), self.blocked, through_blocked=through)
+            got = self._reach[cop] = (allowance, free, full)
+        return got
+
     def card_streets(self, where: str) -> tuple[int, ...]:
         """Streets from which a card lying at ``where`` is handled (and whose cars are adjacent)."""
         city = self.city
@@ -425,17 +440,8 @@ def _preferred_marked(r: Reader, cop: int) -> bool:
 def _move(r: Reader, cop: int, a: Action) -> Scored:
     """A street's worth: the best action there, nearby chances, less the donuts the move spends."""
     dest = a - codec.MOVE
-    c = r.cops[cop]
-    allowance = (3 if c["marked"] else 2) + (1 if r.has(cop, "fast") else 0)
-    allowance += 1 if "move" in c["upgrades"] else 0
-    start = r.street_of[cop]
-    free = r.city.moves(start, allowance, r.blocked, through_blocked=r.has(cop, "motorcycle"))
-    if dest in free:
-        spent = 0
-    else:
-        full = r.city.moves(start, allowance + int(c["donuts"]), r.blocked,
-                            through_blocked=r.has(cop, "motorcycle"))
-        spent = max(0, full.get(dest, allowance) - allowance)
+    allowance, free, full = r.reach(cop)
+    spent = 0 if dest in free else max(0, full.get(dest, allowance) - allowance)
     value, why = r.best_at(cop, dest)
     for card in r.board:  # a second car on the stolen car's street catches it at the turn's end
         if r.special(card) == "car_theft" and dest in r.card_streets(card["where"]) \

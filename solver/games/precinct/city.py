@@ -115,8 +115,8 @@ class City:
     _adj: tuple[tuple[tuple[StreetId, tuple[IntersectionId, ...]], ...], ...] = field(
         init=False, repr=False, compare=False)
     _dist: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    # blocked searches already made: bots score every street a car may reach, each from the same few
-    # starts and blocked sets, so the same searches recur thousands of times a game
+    # searches already made: bots score every street a car may reach, each from the same few starts
+    # and blocked sets, so the same searches recur thousands of times a game
     _memo: dict[tuple[StreetId, int, frozenset[IntersectionId]], dict[StreetId, int]] = field(
         init=False, repr=False, compare=False)
 
@@ -174,15 +174,19 @@ class City:
         that meets it ("PHASE 1: Move Your Car"). An intersection in ``blocked`` (an emergency lies on
         it) cannot be passed unless ``through_blocked``. ``steps`` below 0 counts as 0.
         """
-        if not blocked or through_blocked:
-            limit = max(0, min(steps, len(self.streets)))  # the table marks unreachable as len + 1
-            return {t: d for t, d in enumerate(self._dist[start]) if d <= limit}
+        if through_blocked:
+            blocked = frozenset()
         key = (start, steps, blocked)
         found = self._memo.get(key)
         if found is None:
             if len(self._memo) >= MEMO_SIZE:
                 self._memo.clear()
-            found = self._memo[key] = self._search(start, steps, blocked)[0]
+            if blocked:
+                found = self._search(start, steps, blocked)[0]
+            else:
+                limit = max(0, min(steps, len(self.streets)))  # the table marks unreachable as len + 1
+                found = {t: d for t, d in enumerate(self._dist[start]) if d <= limit}
+            self._memo[key] = found
         return dict(found)
 
     def streets_at(self, intersection: IntersectionId) -> tuple[StreetId, ...]:
@@ -247,7 +251,7 @@ class City:
         return dist, parent
 
 
-#: blocked searches :meth:`City.moves` keeps before it forgets them all
+#: searches :meth:`City.moves` keeps before it forgets them all
 MEMO_SIZE = 100_000
 
 
