@@ -35,8 +35,10 @@ the team's next decisions and judges it by playing it out (Perez, Samothrakis, L
 
 Budget: ``iterations`` genome evaluations per decision (each over every world), or ``seconds`` of
 wall time for the whole decision (:class:`~bots.base.DecisionClock`). A world's draw cannot be
-stopped, so no world is drawn with less time left than the first one took; a genome evaluation still
-running when the time is up is stopped and dropped. An iterations budget with a seed replays the same
+stopped: a decision is not searched with less time left than the last decision's first world took,
+and past the first no world is drawn after half the time or with less than twice the slowest draw
+left (:meth:`PrecinctRHEABot.draw_worlds`). A genome evaluation still running when the time is up is
+stopped and dropped. An iterations budget with a seed replays the same
 choice: every draw comes from a SplitMix64 seeded from the bot's generator.
 
 References: D. Perez, S. Samothrakis, S. Lucas and P. Rohlfshagen, "Rolling Horizon Evolution versus
@@ -57,7 +59,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
+from bots.base import Advice, Bot, DecisionClock, Option, RankedAction, on_the_clock
 from bots.ismcts_bot import Expired, reserve
 from bots.precinct.heuristic import HIDE_THRESHOLD, PrecinctHeuristic, score
 from bots.precinct.ismcts import check_precinct, is_major
@@ -78,6 +80,9 @@ MAX_EVALUATIONS: Final = 1_000_000
 #: A mutated gene's rank is drawn from 0..MAX_RANK-1 (weight 2^-k): past the heuristic's best few,
 #: the ranking is mostly actions no plan wants (the root's draw uses its own legal count).
 MAX_RANK: Final = 8
+#: The most of a timed decision's time (from when the worlds start) that drawing worlds past the first
+#: may take: the rest is for evaluating plans.
+WORLD_SHARE: Final = 0.5
 #: Tries at mutating a child that was already evaluated before giving up on it.
 NOVELTY_TRIES: Final = 8
 
@@ -276,21 +281,29 @@ class PrecinctRHEABot(Bot):
                      for g, x in enumerate(genome))
 
     def draw_worlds(self, view: View, rng: SplitMix64, end: float) -> list[World]:
-        """Up to ``worlds`` worlds; past the first, none is started with less time left (to ``end``)
-        than the first one took to draw."""
+        """Up to ``worlds`` worlds, the first always; with a deadline ``end``, no other is started
+        past :data:`WORLD_SHARE` of the time to it, nor with less than twice the slowest draw so far
+        left (a draw cannot be stopped, and the resampler's time is heavy-tailed: one draw in ten
+        takes several times the median)."""
         clock = self._decision
-        first = 0.0
+        start = 0.0 if clock is None else clock.elapsed()
+        share_end = start + WORLD_SHARE * (end - start)
+        slowest = 0.0
         out: list[World] = []
         n = self.game.num_players
         for i in range(self.settings["worlds"]):
-            if i and clock is not None and end - clock.elapsed() <= first:
+            if i and clock is not None and (clock.elapsed() >= share_end
+                                            or end - clock.elapsed() <= 2.0 * slowest):
                 break
             if i and checkpoint():
                 break
             before = 0.0 if clock is None else clock.elapsed()
             state = self.game.resample(view, np.random.default_rng(rng.next()))
-            if i == 0 and clock is not None:
-                first = self.world_seconds = clock.elapsed() - before
+            if clock is not None:
+                took = clock.elapsed() - before
+                slowest = max(slowest, took)
+                if i == 0:
+                    self.world_seconds = took
             out.append(World(cast("PrecinctState", state), tuple(rng.next() for _ in range(n + 1))))
         return out
 
@@ -307,14 +320,13 @@ class PrecinctRHEABot(Bot):
             # a caller's search scope (the seat server's) caps the budget and may cancel it
             count, seconds = granted(count, seconds)
             end = math.inf if seconds is None else seconds - reserve(seconds)
-            expired: Expired | None = (
-                None if seconds is None else (lambda: clock.elapsed() >= end or checkpoint()))
             limit = MAX_EVALUATIONS if count is None else count
             zeros: Genome = (0,) * length
             # a lone action, or too little time left to draw even one world (it cannot be stopped)
             if len(root) == 1 or end - clock.elapsed() <= self.world_seconds:
                 return self._done(RHEAResult(root, (), (), root[0], root[0], 0, 0, clock.elapsed()))
             worlds = self.draw_worlds(view, rng, end)
+            expired = None if seconds is None else self._deadline(clock, end)  # its steps start now
             horizon = self.settings["horizon"]
             seen: dict[Genome, tuple[float, ...]] = {}
             order: list[Genome] = []
@@ -374,6 +386,21 @@ class PrecinctRHEABot(Bot):
             action = choose(root, genomes, rows, self.settings["margin"])
             return self._done(RHEAResult(root, genomes, rows, root[0], action, len(worlds), generations,
                                          clock.elapsed()))
+
+    @staticmethod
+    def _deadline(clock: DecisionClock, end: float) -> Expired:
+        """True once ``clock`` reads ``end``, or would before the next step if it took as long as
+        the slowest between two calls so far (a heuristic step over many car moves takes ~10 ms,
+        beyond the 2 ms a small budget tolerates), or when a caller cancels the search."""
+        last, slowest = clock.elapsed(), 0.0
+
+        def expired() -> bool:
+            nonlocal last, slowest
+            now = clock.elapsed()
+            slowest, last = max(slowest, now - last), now
+            return now + slowest >= end or checkpoint()
+
+        return expired
 
     @staticmethod
     def _tournament(scored: Sequence[tuple[Genome, float]], rng: SplitMix64) -> Genome:
