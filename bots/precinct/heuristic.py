@@ -31,8 +31,14 @@ look at a stack > look at an event. Evidence is always placed. At the hand limit
 card goes. Characters are picked to balance the team (the role the team lacks most); the car is
 marked unless the character is an investigator.
 
-Good cops never accuse (the bot keeps no model of who is dirty; a wrong accusation costs the whole
-hand) and give no donuts to others' accusations.
+Accusations (``accuse_at``, unset by default: good cops then never accuse and give no donuts to
+accusations). With it set, a good cop reads the exact posterior of :mod:`solver.belief.dirty_cop`
+from its view; once the likeliest other seat is dirty with at least ``accuse_at``, accusing it is
+worth P x :data:`EXPOSE` less (1 - P) x what a wrong accusation costs (three donuts and the hand's
+worth), against the turn's other actions, and only when the cops other than the suspect hold the
+three donuts; a donor backs an accusation with the donuts it still needs when its target is his own
+likeliest suspect with at least :data:`BACKING`. Board data without a history (a
+search's playouts) never accuses.
 
 **Dirty cop** (``my_loyalty == "dirty"``), sabotage that stays plausible: he plays the good cop's
 moves, but claims drawn evidence useless only when an honest draw of that many cards would show no
@@ -63,6 +69,10 @@ HIDE_THRESHOLD: Final = 0.3
 _TIE: Final = 1e-9
 #: points one donut is worth (a move that spends donuts must gain that much)
 DONUT: Final = 2.0
+#: points exposing the dirty cop is worth to a good cop (he stops sabotaging; the accuser gets a donut)
+EXPOSE: Final = 40.0
+#: a donor backs an accusation of his own likeliest suspect from this posterior chance
+BACKING: Final = 0.5
 #: cards a helper keeps in hand before assisting others
 KEEP_CARDS: Final = 2
 _REWARD_VALUE: Final = {"donut": 5.0, "police_card": 4.0, "skip_event": 3.5, "look_investigation": 3.0,
@@ -109,9 +119,11 @@ def p_no_evidence(size: int, evidence: int, drawn: int) -> float:
 class Reader:
     """The view's JSON with the lookups every rule needs (names to ids, cars per street, odds)."""
 
-    def __init__(self, game: Game, data: Mapping[str, Any]) -> None:
+    def __init__(self, game: Game, data: Mapping[str, Any], accuse_at: float | None = None) -> None:
         self.game = game
         self.data = data
+        self.accuse_at = accuse_at if "history" in data and data.get("my_loyalty") != "dirty" else None
+        self._suspects: list[float] | None = None
         self.city = game.city  # type: ignore[attr-defined]
         self.content = game.content  # type: ignore[attr-defined]
         self.chars = {c.name: c for c in self.content.characters}
@@ -158,6 +170,14 @@ class Reader:
             full = self.city.moves(start, allowance + int(c["donuts"]), self.blocked, through_blocked=through)
             got = self._reach[cop] = (allowance, free, full)
         return got
+
+    def suspects(self) -> list[float]:
+        """P(seat p holds a dirty card) for every seat, from this view (the exact posterior, once)."""
+        if self._suspects is None:
+            from solver.belief.dirty_cop import dirty_marginals
+
+            self._suspects = dirty_marginals(self.data)
+        return self._suspects
 
     def card_streets(self, where: str) -> tuple[int, ...]:
         """Streets from which a card lying at ``where`` is handled (and whose cars are adjacent)."""
@@ -358,6 +378,9 @@ class PrecinctHeuristic(Bot):
     options: ClassVar[Mapping[str, Option]] = {
         "hide_threshold": Option(HIDE_THRESHOLD, float, "a dirty cop hides evidence when an honest "
                                  "no-evidence draw is at least this likely", 0.0, 1.0),
+        "accuse_at": Option(None, float, "a good cop accuses the likeliest dirty seat once the exact "
+                            "posterior gives it at least this chance, and gives donuts to an accusation "
+                            "his own posterior backs as much (unset: never accuses)", 0.0, 1.0),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
@@ -365,11 +388,12 @@ class PrecinctHeuristic(Bot):
             raise ConfigError(f"heuristic bot: this one plays precinct, not {game.name!r}")
         super().__init__(game, seat, rng, **options)
         self.hide_threshold: float = self.settings["hide_threshold"]
+        self.accuse_at: float | None = self.settings["accuse_at"]
 
     def scores(self, view: View) -> list[Scored]:
         """(action, score, reason) for every legal action of ``view``."""
         legal = self.check_view(view)
-        return score(self.game, view.to_json(), legal, self.hide_threshold)
+        return score(self.game, view.to_json(), legal, self.hide_threshold, self.accuse_at)
 
     def step(self, view: View) -> Action:
         """The best-scoring legal action; ties are broken by the generator."""
@@ -392,10 +416,14 @@ class PrecinctHeuristic(Bot):
 
 
 # --- the decisions --------------------------------------------------------------------------------
-def score(game: Game, data: Mapping[str, Any], legal: Sequence[Action], hide_threshold: float = HIDE_THRESHOLD
-          ) -> list[Scored]:
-    """Score every legal action of the view ``data`` (the decision is read off the actions' blocks)."""
-    r = Reader(game, data)
+def score(game: Game, data: Mapping[str, Any], legal: Sequence[Action],
+          hide_threshold: float = HIDE_THRESHOLD, accuse_at: float | None = None) -> list[Scored]:
+    """Score every legal action of the view ``data`` (the decision is read off the actions' blocks).
+
+    ``accuse_at``: the posterior chance from which a good cop accuses (None: never); it needs the
+    view's history (board data without one never accuses).
+    """
+    r = Reader(game, data, accuse_at)
     cop = r.acting_cop()
     prompt = str(data["decision"].get("prompt", ""))
     blocks = {codec.block_of(a)[0] for a in legal}
@@ -482,8 +510,26 @@ def _action(r: Reader, cop: int, a: Action) -> Scored:
     if a == codec.REVEAL:
         return a, *_reveal(r)
     if start == codec.ACCUSE:
-        return a, -5.0, "never accuse (no model of who is dirty)"
+        return a, *_accuse(r, cop, i)
     return a, 0.0, "?"
+
+
+def _accuse(r: Reader, cop: int, target: int) -> tuple[float, str]:
+    """Accuse the likeliest dirty seat once the posterior reaches ``accuse_at``: worth
+    P x :data:`EXPOSE` less (1 - P) x what a wrong accusation costs (three donuts and the hand)."""
+    if r.accuse_at is None:
+        return -5.0, "never accuse"
+    odds = r.suspects()
+    p = odds[target]
+    if p < r.accuse_at or p < max(q for s, q in enumerate(odds) if s != r.seat):
+        return -5.0, f"seat {target} is dirty with {p:.2f} only"
+    if sum(int(c["donuts"]) for c in r.cops if not c["out"] and c["seat"] != target) < 3:
+        # the suspect gives nothing to his own accusation: with fewer it is dropped, the turn wasted
+        return -5.0, "too few donuts without the suspect's"
+    names: tuple[str, ...] = r.game.police_names  # type: ignore[attr-defined]
+    hand = sum((_card_keep(r, names.index(h["card"])) for h in r.data["hand"] if h["cop"] == cop), 0.0)
+    worth = p * EXPOSE - (1.0 - p) * (3 * DONUT + hand)
+    return worth, f"seat {target} is dirty with {p:.2f}: accuse"
 
 
 def _upgrade(r: Reader, cop: int, u: int) -> tuple[float, str]:
@@ -677,6 +723,21 @@ def _loyalty(r: Reader, cop: int, a: Action) -> Scored:
     return a, 2.5, "stir trouble: an event now"
 
 
+def _donate(r: Reader, k: int) -> tuple[float, str]:
+    """Back an accusation with every donut it still needs when its target is this seat's own likeliest
+    suspect, dirty with at least :data:`BACKING` (each seat knows its own card, so two good seats'
+    posteriors differ, and the accuser already found ``accuse_at``); otherwise give none."""
+    roll = r.data.get("roll") or {}
+    target = roll.get("target")
+    if r.accuse_at is None or target is None:
+        return -float(k), "give no donuts to this accusation"
+    odds = r.suspects()
+    p = odds[int(target)]
+    if p < BACKING or p < max(q for s, q in enumerate(odds) if s != r.seat):
+        return -float(k), f"seat {target} is dirty with {p:.2f} only: give nothing"
+    return float(k), f"seat {target} is dirty with {p:.2f}: back the accusation"
+
+
 def _card_keep(r: Reader, kind: int) -> float:
     card = r.content.police[kind]
     return _TEXT_VALUE.get(card.text, 1.0) + (2.0 if card.double else 0.0)
@@ -724,7 +785,7 @@ def _other(r: Reader, cop: int, prompt: str, a: Action) -> Scored:
         harmless = event is not None and event.special in _HARMLESS
         return a, 1.0 if (a == codec.KEEP) == harmless else 0.0, "bad events to the bottom"
     if start == codec.DONATE:
-        return a, -float(i), "give no donuts to accusations"
+        return a, *_donate(r, i)
     if start == codec.OFFICERS:
         return a, float(i), "every officer on the arrest"
     if start == codec.SWAT:

@@ -1,0 +1,127 @@
+"""The ``ismcts`` bot of Police Precinct and its sim: heuristic playouts, the horizon, keys, the bot."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from bots.precinct.heuristic import PrecinctHeuristic, score
+from bots.precinct.ismcts import PrecinctISMCTSBot, is_major
+from bots.precinct.search import PrecinctSim, heuristic_action, turns_begun
+from solver.core import CHANCE
+from solver.core.rng import SplitMix64
+from solver.games.precinct.rules import PrecinctGame
+from solver.games.precinct.state import PrecinctState
+from tests.test_bot_contract import check_view_only
+
+GAME = PrecinctGame(players=4)
+DIRTY = PrecinctGame(players=4, dirty_cop=True)
+
+
+@lru_cache(maxsize=8)
+def position(game: PrecinctGame, seed: int, majors: int) -> PrecinctState:
+    """A seeded heuristic game stopped at its ``majors``-th major decision with a choice."""
+    st = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    team = [PrecinctHeuristic(game, s, np.random.default_rng([seed, s])) for s in range(game.num_players)]
+    seen = 0
+    while not st.is_terminal():
+        p = st.current_player()
+        if p == CHANCE:
+            out = st.chance_outcomes()
+            st.apply(out[rng.choice(len(out), p=[q for _, q in out])][0])
+            continue
+        legal = st.legal_actions()
+        if len(legal) > 1 and is_major(legal):
+            seen += 1
+            if seen == majors:
+                return st
+        st.apply(team[p].step(st.view(p)))
+    raise AssertionError("the game ended first")
+
+
+def test_playout_policy_is_the_heuristic_on_the_view() -> None:
+    st = position(GAME, 1, 12).clone()
+    checked = 0
+    rng = SplitMix64(3)
+    for _ in range(200):  # play on: every decision the heuristic's best scored action on the view
+        p = st.current_player()
+        if st.is_terminal():
+            break
+        if p == CHANCE:
+            out = st.chance_outcomes()
+            st.apply(out[0][0])
+            continue
+        view = st.view(p)
+        scored = score(GAME, view.to_json(), view.legal_actions)
+        top = max(s for _, s, _ in scored)
+        chosen = heuristic_action(st, rng)
+        assert chosen in [a for a, s, _ in scored if s >= top - 1e-9]
+        checked += 1
+        st.apply(chosen)
+    assert checked > 50
+
+
+def test_a_playout_stops_at_the_horizon_and_scores_the_value() -> None:
+    st = position(GAME, 1, 12)
+    sim = PrecinctSim(st.clone(), horizon=2, evaluate=lambda s: 0.25)
+    sim.prepare()
+    start = turns_begun(st)
+    rng = SplitMix64(9)
+    steps = 0
+    while not sim.is_terminal():
+        assert turns_begun(sim.state) < start + 2  # type: ignore[arg-type]
+        sim.apply(sim.default_action(rng))
+        steps += 1
+    assert steps > 5 and turns_begun(sim.state) == start + 2  # type: ignore[arg-type]
+    assert sim.returns() == [0.25] * 4  # every seat is good
+    full = PrecinctSim(st.clone(), horizon=0)
+    full.prepare()
+    while not full.is_terminal():
+        full.apply(full.default_action(rng))
+    assert full.state.is_terminal() and sorted(set(full.returns())) in ([0.0], [1.0])
+
+
+def test_the_dirty_seat_scores_the_complement() -> None:
+    st = position(DIRTY, 2, 6)
+    sim = PrecinctSim(st.clone(), horizon=1, evaluate=lambda s: 0.3)
+    got = sim.returns()
+    assert got == [0.7 if st.loyalty[s] else 0.3 for s in range(4)] and 0.7 in got
+
+
+def test_keys_are_what_the_seat_saw() -> None:
+    st = position(GAME, 3, 10)
+    me = st.current_player()
+    worlds = [GAME.resample(st.view(me), np.random.default_rng(k)) for k in range(3)]
+    keys = {PrecinctSim(w).key(me) for w in worlds}
+    assert len(keys) == 1  # worlds the seat cannot tell apart share its key
+    other = (me + 1) % 4
+    assert len({PrecinctSim(w).key(other) for w in worlds}) > 1  # another seat's hand differs
+
+
+def test_the_bot_is_legal_seeded_and_leaves_minor_decisions_to_the_heuristic() -> None:
+    st = position(GAME, 4, 9)
+    me = st.current_player()
+    view = st.view(me)
+    first = PrecinctISMCTSBot(GAME, me, np.random.default_rng(5), iterations=12, worlds=2)
+    again = PrecinctISMCTSBot(GAME, me, np.random.default_rng(5), iterations=12, worlds=2)
+    a = first.step(view)
+    assert a in view.legal_actions and a == again.step(view)
+    assert first.last is not None and first.last.iterations == 12
+    # a minor decision: the heuristic's choice, with the same generator, unsearched
+    minor = st.clone()
+    while True:
+        p = minor.current_player()
+        if p != CHANCE and len(minor.legal_actions()) > 1 and not is_major(minor.legal_actions()):
+            break
+        minor.apply(minor.legal_actions()[0] if p != CHANCE else minor.chance_outcomes()[0][0])
+    p = minor.current_player()
+    bot = PrecinctISMCTSBot(GAME, p, np.random.default_rng(8), iterations=12)
+    bot.last = None
+    base = PrecinctHeuristic(GAME, p, np.random.default_rng(8))
+    assert bot.step(minor.view(p)) == base.step(minor.view(p)) and bot.last is None
+
+
+def test_the_bot_reads_only_its_view() -> None:
+    check_view_only("precinct", "ismcts", 4, 3, picks=(1, 4, 9, 15))  # the default picks are minor
