@@ -180,3 +180,33 @@ def play_random(game: PrecinctGame, seed: int, max_steps: int = 1_000_000,
         st.apply_unchecked(a)
         steps += 1
     return st, steps
+
+
+def heuristic_position(game: PrecinctGame, seed: int, majors: int, seat: int | None = None,
+                       minor: bool = False) -> PrecinctState:
+    """A seeded game of ``heuristic`` bots stopped at the ``majors``-th major decision with a choice
+    (the car's move or the turn's action) of ``seat`` (None: of any seat), or with ``minor`` at the
+    first minor decision with a choice of that seat after it."""
+    from bots.precinct.heuristic import PrecinctHeuristic
+    from bots.precinct.ismcts import is_major
+
+    st = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    team = [PrecinctHeuristic(game, s, np.random.default_rng([seed, s])) for s in range(game.num_players)]
+    seen = 0
+    while not st.is_terminal():
+        p = st.current_player()
+        if p == CHANCE:
+            out = st.chance_outcomes()
+            st.apply(out[rng.choice(len(out), p=[q for _, q in out])][0])
+            continue
+        legal = st.legal_actions()
+        if (seat is None or p == seat) and len(legal) > 1:
+            if is_major(legal):
+                seen += 1
+                if seen == majors and not minor:
+                    return st
+            elif minor and seen >= majors:
+                return st
+        st.apply(team[p].step(st.view(p)))
+    raise AssertionError("the game ended first")

@@ -13,6 +13,7 @@ from solver.core import CHANCE
 from solver.core.rng import SplitMix64
 from solver.games.precinct.rules import PrecinctGame
 from solver.games.precinct.state import PrecinctState
+from tests.precinct_positions import heuristic_position
 from tests.test_bot_contract import check_view_only
 
 GAME = PrecinctGame(players=4)
@@ -22,23 +23,7 @@ DIRTY = PrecinctGame(players=4, dirty_cop=True)
 @lru_cache(maxsize=8)
 def position(game: PrecinctGame, seed: int, majors: int) -> PrecinctState:
     """A seeded heuristic game stopped at its ``majors``-th major decision with a choice."""
-    st = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    team = [PrecinctHeuristic(game, s, np.random.default_rng([seed, s])) for s in range(game.num_players)]
-    seen = 0
-    while not st.is_terminal():
-        p = st.current_player()
-        if p == CHANCE:
-            out = st.chance_outcomes()
-            st.apply(out[rng.choice(len(out), p=[q for _, q in out])][0])
-            continue
-        legal = st.legal_actions()
-        if len(legal) > 1 and is_major(legal):
-            seen += 1
-            if seen == majors:
-                return st
-        st.apply(team[p].step(st.view(p)))
-    raise AssertionError("the game ended first")
+    return heuristic_position(game, seed, majors)
 
 
 def test_playout_policy_is_the_heuristic_on_the_view() -> None:

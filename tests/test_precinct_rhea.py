@@ -19,6 +19,7 @@ from solver.games.precinct.rules import PrecinctGame
 from solver.games.precinct.state import PrecinctState
 from solver.games.precinct.view import PrecinctView
 from solver.search.precinct_value import load_value
+from tests.precinct_positions import heuristic_position
 from tests.test_bot_contract import check_view_only
 from tests.test_ismcts_bot import FakeClock
 
@@ -29,26 +30,7 @@ GAME = PrecinctGame(players=4, dirty_cop=False)
 def position(seed: int, majors: int, minor: bool = False) -> PrecinctState:
     """A seeded heuristic game stopped at seat 0's ``majors``-th major decision with a choice (or the
     first minor decision with a choice after it)."""
-    st = GAME.new_initial_state()
-    rng = np.random.default_rng(seed)
-    team = [PrecinctHeuristic(GAME, s, np.random.default_rng([seed, s])) for s in range(4)]
-    seen = 0
-    while not st.is_terminal():
-        p = st.current_player()
-        if p == CHANCE:
-            out = st.chance_outcomes()
-            st.apply(out[rng.choice(len(out), p=[q for _, q in out])][0])
-            continue
-        legal = st.legal_actions()
-        if p == 0 and len(legal) > 1:
-            if is_major(legal):
-                seen += 1
-                if seen == majors and not minor:
-                    return st
-            elif minor and seen >= majors:
-                return st
-        st.apply(team[p].step(st.view(p)))
-    raise AssertionError("the game ended first")
+    return heuristic_position(GAME, seed, majors, seat=0, minor=minor)
 
 
 def view_at(seed: int = 1, majors: int = 6, minor: bool = False) -> PrecinctView:
