@@ -248,3 +248,32 @@ def test_the_cli_prints_the_table(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert shown
     for p in shown:
         assert f"seat {p} is the dirty cop with {marginals[p]:.2f}" in out
+
+
+def test_each_line_names_the_seats_strongest_learnt_signal() -> None:
+    """The signal named on a seat's line is its group (kind, roll, outcome) of largest |log ratio|
+    under the shipped model, and the ratio printed is that group's product of factors."""
+    from bots.precinct.hint import signal_text
+    from solver.belief.precinct_behaviour import load_behaviour, read_history
+
+    model = load_behaviour()
+    named = 0
+    for data in _informative(4, 2):
+        by_seat: dict[int, list[Any]] = {}
+        for sig in read_history(data).signals:
+            by_seat.setdefault(sig.seat, []).append(sig)
+        for signals in by_seat.values():
+            logs: dict[tuple[str, str, str], float] = {}
+            for sig in signals:
+                good, dirty = model.factor(sig)
+                key = (sig.kind, sig.context.split("|")[0], sig.outcome)
+                logs[key] = logs.get(key, 0.0) + np.log(dirty / good)
+            top = max(logs.values(), key=abs)
+            text = signal_text(signals)
+            if abs(top) < 0.5:
+                assert text == ""
+                continue
+            named += 1
+            ratio = float(text.rsplit("dirty : good ", 1)[1].rstrip(")"))
+            assert np.isclose(np.log(ratio), top, atol=0.06 * max(1.0, abs(top)))
+    assert named > 0

@@ -11,7 +11,9 @@ seat's view follows, one line per seat with the public evidence it turns on::
     draw does with 0.12
 
 The evidence is each ``Investigated`` record of the seat's cops: an honest draw of ``drawn`` cards
-finds nothing with the hypergeometric chance of :func:`~solver.games.precinct.common.draw_chance`.
+finds nothing with the hypergeometric chance of :func:`~solver.games.precinct.common.draw_chance`;
+then the seat's strongest group of learnt public signals (help given or withheld, donuts spent,
+actions, cards played: :mod:`solver.belief.precinct_behaviour`) with its likelihood ratio.
 A card the seat has seen (its own, one shown to the table, one Internal Affairs showed it) is ``known``.
 
 The dirty cop's own hint says how suspicious he looks to the table: his P(dirty) as the other seats
@@ -24,12 +26,14 @@ investigation record, and the hint says it does not rate them.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from math import prod
 from typing import Any, Final
 
 from bots.base import Advice, RankedAction
 from bots.hint import NONE, Asked, Column, Extras
+from solver.belief.precinct_behaviour import Signal
 from solver.core import Action, BadStateError, Game, View
 from solver.games.precinct import codec
 from solver.games.precinct.common import draw_chance
@@ -39,6 +43,8 @@ from solver.games.precinct.content import DECKS
 _PRIVATE: Final = frozenset({"InvestigationSeen", "Looked", "EventSeen"})
 #: a chance this close to 0 or 1 is a certainty (the posterior's sums round)
 _SURE: Final = 1e-9
+#: a group of signals whose log likelihood ratio is below this is not worth a mention
+_WEAK: Final = 0.5
 #: the column of the dirty cop's claim options
 _LOOKS: Final = "looks dirty"
 
@@ -116,6 +122,45 @@ def evidence_text(records: Sequence[Mapping[str, Any]]) -> str:
     return "; ".join(parts)
 
 
+def _signal_words(kind: str, context: str, outcome: str, n: int) -> str:
+    """A group of one seat's public choices in words (``helped with cards in 2 investigate rolls``)."""
+    times = "once" if n == 1 else f"{n} times"
+    roll = context.split("|")[0]
+    if kind == "help":
+        what = "helped with cards" if outcome == "gave" else "passed when asked to help"
+        return f"{what} in {roll} rolls {times}"
+    if kind == "donuts":
+        return f"{'spent' if outcome == 'spent' else 'kept'} donuts on own {roll} rolls {times}"
+    if kind == "action":
+        return f"chose '{outcome}' as the action {times}"
+    if kind == "play":
+        return f"played {outcome} {times}"
+    return f"{kind} {outcome} {times}"
+
+
+def signal_text(signals: Sequence[Signal]) -> str:
+    """The strongest group of one seat's learnt public signals (help, donuts, actions, cards), with
+    its likelihood ratio dirty : good under the shipped behaviour model; '' when none moves it."""
+    from solver.belief.precinct_behaviour import load_behaviour
+
+    model = load_behaviour()
+    if not signals:
+        return ""
+    groups: dict[tuple[str, str, str], list[Signal]] = {}
+    for sig in signals:
+        groups.setdefault((sig.kind, sig.context.split("|")[0], sig.outcome), []).append(sig)
+    best, best_log = None, 0.0
+    for key, members in groups.items():
+        log_ratio = sum(math.log(d / g) for g, d in (model.factor(m) for m in members) if g > 0 and d > 0)
+        if abs(log_ratio) > abs(best_log) + 1e-12:
+            best, best_log = key, log_ratio
+    if best is None or abs(best_log) < _WEAK:
+        return ""
+    ratio = math.exp(best_log)
+    shown = f"{ratio:.2g}" if 1e-3 <= ratio <= 1e3 else f"{ratio:.0e}"
+    return f"{_signal_words(*best, len(groups[best]))} (dirty : good {shown})"
+
+
 def _seats(seats: Sequence[int]) -> str:
     if len(seats) == 1:
         return f"seat {seats[0]} is"
@@ -127,9 +172,14 @@ def posterior_lines(data: Mapping[str, Any], marginals: Sequence[float]) -> list
 
     Seats whose card deduction fixes (a chance of 0 or 1 without a card seen) share a line at the end.
     """
+    from solver.belief.precinct_behaviour import read_history
+
     me = int(data["seat"])
     known = known_loyalty(data)
     records = records_by_seat(data)
+    signals: dict[int, list[Signal]] = {}
+    for signal in read_history(data).signals:
+        signals.setdefault(signal.seat, []).append(signal)
     lines = []
     deduced: dict[bool, list[int]] = {True: [], False: []}
     for p, chance in enumerate(marginals):
@@ -142,7 +192,9 @@ def posterior_lines(data: Mapping[str, Any], marginals: Sequence[float]) -> list
             deduced[chance > 0.5].append(p)
         else:
             why = evidence_text(records.get(p, []))
-            lines.append(f"  seat {p} is the dirty cop with {chance:.2f}: {why}")
+            strongest = signal_text(signals.get(p, []))
+            lines.append(f"  seat {p} is the dirty cop with {chance:.2f}: {why}"
+                         + (f"; {strongest}" if strongest else ""))
     for dirty, seats in deduced.items():
         if seats:
             lines.append(f"  {_seats(seats)} {'dirty' if dirty else 'good'} (known by deduction)")
@@ -299,7 +351,8 @@ def extras(game: Game, view: View, advice: Advice, asked: Asked | None = None) -
     if marginals is None:
         return Extras(advice, lines=tuple(lines))
     lines.append(f"Who is the dirty cop (exact posterior from seat {view.seat}'s view; each line gives the "
-                 "seat's public investigation record, or how its card is known):")
+                 "seat's public investigation record and its strongest learnt signal, or how its card "
+                 "is known):")
     lines += posterior_lines(data, marginals)
     columns: tuple[Column, ...] = ()
     key: list[str] = []
