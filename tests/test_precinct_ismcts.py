@@ -110,3 +110,54 @@ def test_the_bot_is_legal_seeded_and_leaves_minor_decisions_to_the_heuristic() -
 
 def test_the_bot_reads_only_its_view() -> None:
     check_view_only("precinct", "ismcts", 4, 3, picks=(1, 4, 9, 15))  # the default picks are minor
+
+
+def test_the_watch_moves_the_tables_odds_by_the_dirty_seats_new_signals() -> None:
+    import math
+
+    from bots.precinct.suspicion import Watch, table_suspicion
+    from solver.belief.dirty_cop import record_likelihood
+    from solver.belief.precinct_behaviour import load_behaviour, read_history
+
+    st = position(DIRTY, 2, 6)
+    dirty = next(p for p in range(4) if st.loyalty[p])
+    root = table_suspicion(st.view(dirty).to_json())
+    assert root is not None
+    watch = Watch.at_root(st, dirty, root)
+    assert watch is not None and math.isclose(watch.chance(st), root, rel_tol=1e-6, abs_tol=1e-6)
+    leaf = st.clone()
+    rng = SplitMix64(4)
+    for _ in range(120):
+        if leaf.is_terminal():
+            break
+        leaf.apply(PrecinctSim(leaf).default_action(rng))
+    model = load_behaviour()
+    before, after = (read_history(s.view(watch.watcher).to_json()) for s in (st, leaf))
+    logit = math.log(root / (1 - root))
+    for sig in after.signals[len(before.signals):]:
+        if sig.seat == dirty:
+            good, bad = model.factor(sig)
+            logit += math.log(bad / good)
+    for p, ev in after.records[len(before.records):]:
+        if p == dirty:
+            good, bad = record_likelihood(ev, model.hide_chance(ev))
+            logit += math.log(bad / good)
+    assert math.isclose(watch.chance(leaf), 1 / (1 + math.exp(-logit)), rel_tol=1e-9, abs_tol=1e-12)
+    sim = PrecinctSim(leaf.clone(), horizon=1, evaluate=lambda s: 0.4, watch=watch, suspicion=0.5)
+    if not leaf.revealed[dirty] and leaf.result == 0:
+        assert math.isclose(sim.returns()[dirty], 0.6 - 0.5 * watch.chance(leaf))
+
+
+def test_the_dirty_seat_searches_with_the_tables_view() -> None:
+    st = position(DIRTY, 2, 6)
+    dirty = next(p for p in range(4) if st.loyalty[p])
+    probe = st.clone()
+    while probe.current_player() != dirty or not is_major(probe.legal_actions()) \
+            or len(probe.legal_actions()) < 2:
+        p = probe.current_player()
+        probe.apply(probe.chance_outcomes()[0][0] if p == CHANCE
+                    else PrecinctHeuristic(DIRTY, p, np.random.default_rng(0)).step(probe.view(p)))
+    bot = PrecinctISMCTSBot(DIRTY, dirty, np.random.default_rng(2), iterations=8, worlds=2)
+    view = probe.view(dirty)
+    assert bot.step(view) in view.legal_actions
+    assert bot._table is not None and 0.0 <= bot._table <= 1.0

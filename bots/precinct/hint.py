@@ -33,14 +33,13 @@ from typing import Any, Final
 
 from bots.base import Advice, RankedAction
 from bots.hint import NONE, Asked, Column, Extras
+from bots.precinct.suspicion import table_suspicion
 from solver.belief.precinct_behaviour import Signal
-from solver.core import Action, BadStateError, Game, View
+from solver.core import Action, Game, View
 from solver.games.precinct import codec
 from solver.games.precinct.common import draw_chance
 from solver.games.precinct.content import DECKS
 
-#: events only their viewer sees: left out of the record the table reads (the dirty cop's own hint)
-_PRIVATE: Final = frozenset({"InvestigationSeen", "Looked", "EventSeen"})
 #: a chance this close to 0 or 1 is a certainty (the posterior's sums round)
 _SURE: Final = 1e-9
 #: a group of signals whose log likelihood ratio is below this is not worth a mention
@@ -212,51 +211,6 @@ def marginals_for(view: View) -> list[float] | None:
 
 
 # --- how the dirty cop looks to the table -------------------------------------------------------
-
-
-def _public_record(data: Mapping[str, Any]) -> list[list[Any]]:
-    """The view's history with what only its seat saw left out (private events, cards not shown to all)."""
-    public = data.get("loyalty") or []
-
-    def shown(ev: Mapping[str, Any]) -> bool:
-        if ev["kind"] in _PRIVATE:
-            return False
-        if ev["kind"] == "LoyaltyShown":
-            p = int(ev["seat"])
-            return p < len(public) and public[p] is not None
-        return True
-
-    return [[entry[0], entry[1], [ev for ev in entry[2] if shown(ev)]] for entry in data["history"]]
-
-
-def table_suspicion(data: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> float | None:
-    """The mean P(``data``'s seat is dirty) over the other seats' posteriors, each from the public record.
-
-    Each other seat ``k`` not shown to be dirty computes it with its own card good and the record
-    that the whole table saw, plus ``extra`` (a hypothetical ``Investigated`` event) when given.
-    None when no other seat can judge, or when no deal explains the record.
-    """
-    from solver.belief.dirty_cop import dirty_marginals
-
-    me = int(data["seat"])
-    history = _public_record(data)
-    if extra is not None:
-        history.append([me, "claim ?", [dict(extra)]])
-    public = data.get("loyalty") or []
-    roll = data.get("roll")
-    if roll is not None:  # his own draw is his alone
-        roll = {key: value for key, value in roll.items() if key != "cards"}
-    chances = []
-    for k in range(int(data["config"]["players"])):
-        if k == me or (k < len(public) and public[k] == "dirty"):
-            continue
-        seen = {**data, "seat": k, "my_loyalty": "good", "history": history, "hand": [], "roll": roll,
-                "known": {"stacks": {}, "events": {"top": [], "bottom": []}, "loyalty": {}}}
-        try:
-            chances.append(dirty_marginals(seen)[me])
-        except BadStateError:  # the record with this option contradicts every deal: no number
-            return None
-    return sum(chances) / len(chances) if chances else None
 
 
 def claim_record(data: Mapping[str, Any], hide: bool) -> dict[str, Any] | None:

@@ -12,7 +12,9 @@ The shared pruned search of :mod:`bots.pruned_ismcts` on Police Precinct's sims
 2. **Playouts** by the ``heuristic`` for every seat on its own board data, cut ``horizon`` cop turns
    after the root and scored by the learnt value (``value=learnt``), or played to the end
    (``horizon=0``). Good cops share one objective (the team's win); the dirty cop's is its
-   complement, so the same search serves his seat.
+   complement, so the same search serves his seat, less ``suspicion`` times how dirty he looks to
+   the table at the end of the line (:class:`bots.precinct.suspicion.Watch`, from the table's
+   posterior at the root, :func:`bots.precinct.suspicion.table_suspicion`).
 3. **Root and choice.** The heuristic's best ``prune`` actions are searched; its own choice stands
    unless the most visited beats it by ``margin`` standard errors. Decisions outside the turn's car
    move and action (help windows, donuts, rewards, card plays at the turn's start, discards) are
@@ -26,18 +28,23 @@ How the defaults were chosen, and the tournaments against the heuristic team, ar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
 from bots.base import Bot, Option
 from bots.ismcts_bot import _BUDGET_OPTIONS
+from bots.observer_sim import PoolDeterminizer
 from bots.precinct.heuristic import PrecinctHeuristic
 from bots.precinct.search import PrecinctSim
+from bots.precinct.suspicion import Watch, table_suspicion
 from bots.pruned_ismcts import PRUNED_OPTIONS, PrunedISMCTSBot
 from bots.registry import register
 from solver.core import Action, ConfigError, Game, State, View
 from solver.games.precinct import codec
+
+if TYPE_CHECKING:
+    from solver.games.precinct.state import PrecinctState
 
 #: the blocks of the turn's two main decisions: where the car goes, and the action
 _MAJOR: frozenset[int] = frozenset({codec.MOVE, codec.NO_ACTION})
@@ -74,12 +81,16 @@ class PrecinctISMCTSBot(PrunedISMCTSBot):
                           0, 400),
         "value": Option("learnt", str, "how a cut playout is scored: learnt (the fitted value) or even "
                         "(1/2, a draw)", choices=("learnt", "even")),
+        "suspicion": Option(0.2, float, "a hidden dirty cop's cost per unit of the table's P(he is dirty) "
+                            "at the end of a cut playout (0: he ignores how he looks)", 0.0, 1.0),
     }
 
     def __init__(self, game: Game, seat: int, rng: np.random.Generator, **options: Any) -> None:
         check_precinct("ismcts", game)
         super().__init__(game, seat, rng, **options)
         self._base = PrecinctHeuristic(game, seat, self.rng)
+        #: the table's P(this seat is dirty) at the root of the search under way (a hidden dirty cop)
+        self._table: float | None = None
         self._evaluate = None
         if self.settings["value"] == "learnt":
             from solver.search.precinct_value import load_value
@@ -87,8 +98,23 @@ class PrecinctISMCTSBot(PrunedISMCTSBot):
             self._evaluate = load_value().value
 
     def world(self, state: State) -> PrecinctSim:
-        """A drawn world's sim: heuristic playouts cut at the horizon, scored by the value."""
-        return PrecinctSim(state, horizon=self.settings["horizon"], evaluate=self._evaluate)
+        """A drawn world's sim: heuristic playouts cut at the horizon, scored by the value (and, for a
+        hidden dirty cop, by how he looks to the table)."""
+        st = cast("PrecinctState", state)
+        watch = None
+        if self._table is not None and st.loyalty[self.seat] and not st.revealed[self.seat]:
+            watch = Watch.at_root(st, self.seat, self._table)
+        return PrecinctSim(state, horizon=self.settings["horizon"], evaluate=self._evaluate, watch=watch,
+                           suspicion=self.settings["suspicion"])
+
+    def determinizer(self, view: View) -> PoolDeterminizer[Any]:
+        """The pool of worlds; a hidden dirty cop first reads how the table sees him now."""
+        self._table = None
+        data = view.to_json()
+        if self.settings["suspicion"] > 0.0 and data.get("my_loyalty") == "dirty" \
+                and not (data.get("loyalty") or [None] * (self.seat + 1))[self.seat]:
+            self._table = table_suspicion(data)
+        return super().determinizer(view)
 
     def in_window(self, view: View) -> bool:
         """Every decision but the car's move and the turn's action is minor."""

@@ -16,6 +16,11 @@ cheaper (Tesauro & Galperin 1996 truncate their backgammon rollouts the same way
 * **Horizon.** A line of play ends once ``horizon`` more cop turns have begun than at the root
   (``horizon=0``: play to the end), or at the game's end; its returns are then the value's estimate
   for the good seats and its complement for the dirty ones (:meth:`PrecinctSim.returns`).
+* **Suspicion.** A hidden dirty cop's search may also watch how he looks to the table
+  (:class:`bots.precinct.suspicion.Watch`): a cut line of play then scores him ``1 - value`` less
+  ``suspicion`` times the table's P(he is dirty) at its end, so that of two lines equally bad for the
+  team he prefers the one that keeps him unsuspected (an exposed dirty cop loses his car, his hand
+  and his loyalty card's skill).
 * **Keys** are the per-observer running hashes of :class:`bots.observer_sim.ObserverSim`.
 
 Reference: G. Tesauro and G. R. Galperin, "On-line Policy Improvement using Monte-Carlo Search",
@@ -29,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from bots.observer_sim import ObserverSim
 from bots.precinct.heuristic import HIDE_THRESHOLD, score
+from bots.precinct.suspicion import Watch
 from solver.core import CHANCE, Action, State
 from solver.core.rng import SplitMix64
 from solver.games.precinct.view import board_data
@@ -71,12 +77,16 @@ class PrecinctSim(ObserverSim):
 
     def __init__(self, state: Any, *, hashes: list[int | None] | None = None,
                  upto: list[int] | None = None, horizon: int = 0,
-                 evaluate: Evaluate | None = None, stop_at: int | None = None) -> None:
+                 evaluate: Evaluate | None = None, stop_at: int | None = None,
+                 watch: Watch | None = None, suspicion: float = 0.0) -> None:
         super().__init__(state, hashes=hashes, upto=upto)
         self.horizon = horizon
         self.evaluate = evaluate
         #: the turn count at which a line of play ends (set at the root by :meth:`prepare`)
         self.stop_at = stop_at
+        #: the table's view of a hidden dirty seat, and what each unit of its P(dirty) costs him
+        self.watch = watch
+        self.suspicion = suspicion
 
     def prepare(self) -> None:
         """Fill every seat's key, and fix where this world's lines of play stop."""
@@ -92,12 +102,16 @@ class PrecinctSim(ObserverSim):
 
     def returns(self) -> list[float]:
         """Win/loss at the end; before it, the value's P(good win) for the good seats (1 - it for the
-        dirty), or 1/2 for everyone without an evaluation."""
+        dirty, less ``suspicion`` times the table's P(dirty) of a watched hidden dirty seat), or 1/2
+        for everyone without an evaluation."""
         st = cast("PrecinctState", self.state)
         if st.result != 0:
             return super().returns()
         v = 0.5 if self.evaluate is None else self.evaluate(st)
-        return [1.0 - v if st.loyalty[s] else v for s in range(st.n)]
+        out = [1.0 - v if st.loyalty[s] else v for s in range(st.n)]
+        if self.watch is not None and self.suspicion > 0.0 and not st.revealed[self.watch.seat]:
+            out[self.watch.seat] -= self.suspicion * self.watch.chance(st)
+        return out
 
     def default_action(self, rng: SplitMix64) -> Action:
         """The heuristic for the seat to act; chance by its probabilities."""
@@ -108,4 +122,5 @@ class PrecinctSim(ObserverSim):
 
     def _copy_with(self, state: State) -> PrecinctSim:
         return PrecinctSim(state, hashes=list(self._hashes), upto=list(self._upto), horizon=self.horizon,
-                           evaluate=self.evaluate, stop_at=self.stop_at)
+                           evaluate=self.evaluate, stop_at=self.stop_at, watch=self.watch,
+                           suspicion=self.suspicion)

@@ -131,6 +131,16 @@ class HistoryReader:
         """The help signals of the window still open (final when it closes)."""
         return [Signal(p, "help", ctx, "gave" if gave else "passed") for p, (ctx, gave) in self.asked.items()]
 
+    def copy(self) -> HistoryReader:
+        """An independent reader at the same point (a search feeds each line of play its own copy)."""
+        other = HistoryReader(())
+        other.cop_seat = list(self.cop_seat)
+        other.hand = self.hand.copy()
+        other.out = Reading(list(self.out.signals), list(self.out.records), dict(self.out.shown),
+                            set(self.out.public))
+        other.roller, other.roll, other.asked, other.read = self.roller, self.roll, dict(self.asked), self.read
+        return other
+
     def reading(self) -> Reading:
         """The signals, records and shown cards read so far (a copy: feeding on does not change it)."""
         out = self.out
