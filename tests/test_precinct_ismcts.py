@@ -161,3 +161,31 @@ def test_the_dirty_seat_searches_with_the_tables_view() -> None:
     view = probe.view(dirty)
     assert bot.step(view) in view.legal_actions
     assert bot._table is not None and 0.0 <= bot._table <= 1.0
+
+
+def test_worlds_follow_the_learnt_signals_and_the_search_tries_the_likeliest_accusation() -> None:
+    from solver.belief.dirty_cop import dirty_marginals
+    from solver.games.precinct import codec
+
+    st = position(DIRTY, 5, 24)
+    me = st.current_player()
+    bot = PrecinctISMCTSBot(DIRTY, me, np.random.default_rng(1), iterations=4, worlds=2)
+    view = st.view(me)
+    belief = bot.posterior(view)
+    assert belief is not None and set(belief["dirty"]) <= set(range(4))
+    # the worlds' dirty seats follow the learnt posterior (signals here, records by the resampler)
+    odds = dirty_marginals(view.to_json())
+    counts = np.zeros(4)
+    for k in range(60):
+        world = DIRTY.resample(view, np.random.default_rng(k), belief)
+        counts += np.array(world.loyalty, dtype=float)
+    top = int(np.argmax(odds))
+    if not st.loyalty[me] and odds[top] > 0.8:
+        assert counts[top] / 60 > 0.6
+    accusations = [a for a in view.legal_actions if codec.block_of(a)[0] == codec.ACCUSE]
+    tried = bot.always_searched(view)
+    if accusations and not st.loyalty[me]:
+        best = max(range(4), key=lambda p: odds[p] if p != me else -1.0)
+        assert tried == ({codec.ACCUSE + best} if odds[best] >= 0.5 else set())
+    assert PrecinctISMCTSBot(GAME, 0, np.random.default_rng(1)).posterior(
+        position(GAME, 1, 12).view(0)) is None

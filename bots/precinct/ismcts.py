@@ -7,19 +7,22 @@ The shared pruned search of :mod:`bots.pruned_ismcts` on Police Precinct's sims
    own view: the other seats' hands (matched to the cards they later showed), their investigation
    draws, and with the Dirty Cop the loyalty deal, weighted by each public investigation's
    hypergeometric chance (:mod:`solver.games.precinct.resample`). Each good cop searches from its
-   own view, so it does not see the others' hands. Deck orders are not in a state: draws are chance
-   nodes, sampled afresh in each iteration.
+   own view, so it does not see the others' hands. With the Dirty Cop the deal also carries the
+   learnt public signals' weights (:meth:`PrecinctISMCTSBot.posterior`). Deck orders are not in a
+   state: draws are chance nodes, sampled afresh in each iteration.
 2. **Playouts** by the ``heuristic`` for every seat on its own board data, cut ``horizon`` cop turns
    after the root and scored by the learnt value (``value=learnt``), or played to the end
    (``horizon=0``). Good cops share one objective (the team's win); the dirty cop's is its
    complement, so the same search serves his seat, less ``suspicion`` times how dirty he looks to
    the table at the end of the line (:class:`bots.precinct.suspicion.Watch`, from the table's
    posterior at the root, :func:`bots.precinct.suspicion.table_suspicion`).
-3. **Root and choice.** The heuristic's best ``prune`` actions are searched; its own choice stands
-   unless the most visited beats it by ``margin`` standard errors. Decisions outside the turn's car
-   move and action (help windows, donuts, rewards, card plays at the turn's start, discards) are
-   minor: ``window_share`` of the budget, by default none (the heuristic makes them): a search
-   needs its worlds first (~20 ms each mid-game), and there are three minor decisions to a major one.
+3. **Root and choice.** The heuristic's best ``prune`` actions are searched, and a good cop's
+   accusation of his likeliest suspect once the learnt posterior gives him ``accuse_floor``; the
+   heuristic's own choice stands unless the most visited beats it by ``margin`` standard errors.
+   Decisions outside the turn's car move and action (help windows, donuts, rewards, card plays at
+   the turn's start, discards) are minor: ``window_share`` of the budget, by default none (the
+   heuristic makes them): a search needs its worlds first (~20 ms each mid-game), and there are
+   three minor decisions to a major one.
 
 How the defaults were chosen, and the tournaments against the heuristic team, are in
 ``bench/results/precinct-search.md``.
@@ -81,6 +84,8 @@ class PrecinctISMCTSBot(PrunedISMCTSBot):
                           0, 400),
         "value": Option("learnt", str, "how a cut playout is scored: learnt (the fitted value) or even "
                         "(1/2, a draw)", choices=("learnt", "even")),
+        "accuse_floor": Option(0.5, float, "a good cop's search also tries accusing his likeliest suspect "
+                               "from this posterior chance", 0.0, 1.0),
         "suspicion": Option(0.2, float, "a hidden dirty cop's cost per unit of the table's P(he is dirty) "
                             "at the end of a cut playout (0: he ignores how he looks)", 0.0, 1.0),
     }
@@ -115,6 +120,35 @@ class PrecinctISMCTSBot(PrunedISMCTSBot):
                 and not (data.get("loyalty") or [None] * (self.seat + 1))[self.seat]:
             self._table = table_suspicion(data)
         return super().determinizer(view)
+
+    def posterior(self, view: View) -> Any:
+        """With the Dirty Cop, the resampler's extra weight per seat: the likelihood ratio dirty : good
+        of its learnt public signals (:mod:`solver.belief.precinct_behaviour`). The resampler weighs
+        the investigation records itself, so they are left out here; the worlds' loyalty deals then
+        follow the learnt posterior of :mod:`solver.belief.dirty_cop`."""
+        data = view.to_json()
+        if not data["config"].get("dirty_cop"):
+            return None
+        from solver.belief.dirty_cop import seat_factors
+        from solver.belief.precinct_behaviour import Reading, load_behaviour, read_history
+
+        reading = read_history(data)
+        signals_only = Reading(reading.signals, [], reading.shown, reading.public)
+        _, like = seat_factors(data, model=load_behaviour(), reading=signals_only)
+        return {"dirty": {p: dirty / good for p, (good, dirty) in like.items() if good > 0}}
+
+    def always_searched(self, view: View) -> set[Action]:
+        """A good cop's accusation of his likeliest suspect, once the learnt posterior gives him at
+        least ``accuse_floor``: whether it pays is for the search to say."""
+        data = view.to_json()
+        accusations = [a for a in view.legal_actions if codec.block_of(a)[0] == codec.ACCUSE]
+        if not accusations or data.get("my_loyalty") != "good":
+            return set()
+        from solver.belief.dirty_cop import dirty_marginals
+
+        odds = dirty_marginals(data)
+        best = max(accusations, key=lambda a: (odds[a - codec.ACCUSE], -a))
+        return {best} if odds[best - codec.ACCUSE] >= self.settings["accuse_floor"] else set()
 
     def in_window(self, view: View) -> bool:
         """Every decision but the car's move and the turn's action is minor."""
