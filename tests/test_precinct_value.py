@@ -14,8 +14,10 @@ from solver.core import CHANCE, BadStateError
 from solver.core.referee import draw_chance
 from solver.games.precinct.state import PrecinctState
 from solver.search.precinct_value import (
+    DIRTY,
     FORMAT,
     NAMES,
+    SIGNS,
     ValueModel,
     features,
     fit_logistic,
@@ -25,9 +27,10 @@ from solver.search.precinct_value import (
 )
 
 
-def _turn_starts(seed: int, players: int = 4) -> tuple[list[PrecinctState], PrecinctState]:
+def _turn_starts(seed: int, players: int = 4, dirty: bool = False
+                 ) -> tuple[list[PrecinctState], PrecinctState]:
     """Clones of the state at every cop's turn start of a seeded random game, and the final state."""
-    game = games.load("precinct", players=players)
+    game = games.load("precinct", players=players, dirty_cop=dirty)
     rng = np.random.default_rng(seed)
     st = game.new_initial_state()
     seen = 0
@@ -67,7 +70,7 @@ def test_features_at_other_player_counts(players: int) -> None:
 
 
 def test_features_read_no_hidden_fact(positions: list[PrecinctState]) -> None:
-    # hand contents, deck orders and loyalty cards change; the features must not
+    # hand contents, deck orders and (without the Dirty Cop) loyalty cards change; the features must not
     st = positions[len(positions) // 2]
     other = st.clone()
     for cop in other.cops:
@@ -233,3 +236,143 @@ def test_model_values_match_per_state(positions: list[PrecinctState]) -> None:
 def test_value_model_rejects_mismatched_names() -> None:
     with pytest.raises(BadStateError):
         ValueModel(("crime",), [1.0], 0.0)
+
+
+# --- the Dirty Cop ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def dirty_positions() -> list[PrecinctState]:
+    """Turn starts of seeded random 4- and 5-player games with the Dirty Cop (random play reveals and
+    accuses, so hidden, self-revealed and exposed dirty cops all occur)."""
+    return [s for seed in range(10) for players in (4, 5) for s in _turn_starts(seed, players, dirty=True)[0]]
+
+
+def _dirty_cols() -> slice:
+    return slice(NAMES.index(DIRTY[0]), NAMES.index(DIRTY[-1]) + 1)
+
+
+def test_dirty_features_are_zero_without_the_dirty_cop(positions: list[PrecinctState]) -> None:
+    assert NAMES[-len(DIRTY):] == DIRTY
+    for st in positions:
+        assert not np.any(features(st)[_dirty_cols()])
+
+
+def test_dirty_features_read_the_deal(dirty_positions: list[PrecinctState]) -> None:
+    hidden, under = NAMES.index("dirty_hidden"), NAMES.index("dirty_underground")
+    seen = set()
+    model = load_value()
+    for st in dirty_positions:
+        x = features(st)
+        assert np.all(np.isfinite(x)) and 0.0 < model.value(st) < 1.0
+        dirty = [p for p in range(st.n) if st.loyalty[p]]
+        assert x[hidden] == sum(1 for p in dirty if not st.revealed[p])
+        assert x[under] == sum(st.underground)
+        seen.add((x[hidden], x[under], x[NAMES.index("dirty_exposed")]))
+    # random play leaves the dirty cop hidden, lets him reveal himself and exposes him
+    assert {(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 1.0, 1.0)} <= seen
+
+
+def test_dirty_features_read_no_hand_or_deck(dirty_positions: list[PrecinctState]) -> None:
+    for st in dirty_positions[::25]:
+        other = st.clone()
+        for cop in other.cops:
+            cop.hand = [(k + 1) % len(st.game.content.police) for k in cop.hand]
+        other.police = list(reversed(other.police))
+        assert np.array_equal(features(st), features(other))
+
+
+def test_shipped_weights_keep_their_signs() -> None:
+    model = load_value()
+    for name, sign in SIGNS.items():
+        assert sign * model.weights[NAMES.index(name)] >= 0.0, name
+
+
+def _dirty_seat(st: PrecinctState) -> int:
+    return next(p for p in range(st.n) if st.loyalty[p])
+
+
+def test_dirty_donuts_never_raise_the_value(dirty_positions: list[PrecinctState]) -> None:
+    # by the sign constraints: a donut in a dirty cop's hands (hidden or underground) is sabotage
+    model = load_value()
+    checked = {True: 0, False: 0}
+    for st in dirty_positions:
+        p = _dirty_seat(st)
+        if st.revealed[p] and not st.underground[p]:
+            continue
+        more = st.clone()
+        for cop in more.cops:
+            if cop.seat == p:
+                cop.donuts += 1
+        assert model.value(more) <= model.value(st) + 1e-12
+        checked[bool(st.underground[p])] += 1
+    assert min(checked.values()) > 20
+
+
+def test_exposed_is_no_worse_than_self_revealed(dirty_positions: list[PrecinctState]) -> None:
+    # the same underground dirty cop, once with his own reveal on record and once without (exposed by
+    # an accusation: the rules take his loyalty skill); the sign constraint orders the two
+    model = load_value()
+    exposed = NAMES.index("dirty_exposed")
+    checked = 0
+    for st in dirty_positions:
+        p = _dirty_seat(st)
+        if not st.underground[p]:
+            continue
+        revealed, accused = st.clone(), st.clone()
+        revealed.records = [*st.records, (p, "reveal", None, "reveal")]
+        accused.records = [r for r in st.records if not (r[0] == p and r[1] == "reveal")]
+        fr, fa = features(revealed), features(accused)
+        assert fr[exposed] == 0.0 and fa[exposed] == 1.0
+        others = np.arange(len(NAMES)) != exposed
+        assert np.array_equal(fr[others], fa[others])
+        assert model.value(accused) >= model.value(revealed) - 1e-12
+        checked += 1
+    assert checked > 20
+
+
+def test_the_reveal_scan_resumes_on_clones(dirty_positions: list[PrecinctState]) -> None:
+    # the cached scan of the action records must give what a fresh scan gives, down a line of play
+    for seed, st in enumerate(dirty_positions[::40]):
+        rng = np.random.default_rng(seed)
+        features(st)  # the cache is now on st and goes to its clones
+        line = st.clone()
+        for _ in range(60):
+            if line.is_terminal():
+                break
+            if line.current_player() == CHANCE:
+                line.apply(draw_chance(line, rng))
+            else:
+                legal = line.legal_actions()
+                line.apply(legal[int(rng.integers(len(legal)))])
+            fresh = line.clone()
+            if hasattr(fresh, "_pv_revealed"):
+                del fresh._pv_revealed
+            assert np.array_equal(features(line), features(fresh))
+
+
+def test_learn_value_pads_old_files_and_splits_each_file_alone(tmp_path: Path) -> None:
+    from bots.precinct.learn_value import _held_out, load_data, table_name
+
+    old_names = NAMES[: len(NAMES) - len(DIRTY)]
+    rng = np.random.default_rng(0)
+
+    def save(name: str, names: tuple[str, ...], games: int, **meta: object) -> Path:
+        gid = np.repeat(np.arange(games), 3)
+        path = tmp_path / name
+        info = {"games": games, "seed": 1, "players": 4, "names": list(names), **meta}
+        np.savez_compressed(path, x=0.1 + rng.random((len(gid), len(names))), game=gid,
+                            y=rng.random(len(gid)) < 0.5, meta=json.dumps(info))
+        return path
+
+    old = save("old.npz", old_names, 20)
+    new = save("new.npz", NAMES, 10, dirty=True, accuse_at=0.7)
+    x, _, gid, metas, files = load_data([old, new])
+    assert x.shape == (90, len(NAMES))
+    assert not np.any(x[files == 0][:, len(old_names):])  # no Dirty Cop: his features are 0
+    assert np.all(x[files == 1][:, len(old_names):] > 0)
+    assert [table_name(m) for m in metas] == ["4p", "4p dirty accuse 0.7"]
+    # the old file's held-out games are the same read alone or with another file
+    alone = _held_out(*load_data([old])[2::2], seed=1)
+    assert np.array_equal(_held_out(gid, files, seed=1)[files == 0], alone)
+    assert alone.sum() == 4 * 3
+    with pytest.raises(SystemExit, match="regenerate"):
+        load_data([save("bad.npz", old_names, 5, dirty=True)])

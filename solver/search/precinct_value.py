@@ -2,11 +2,11 @@
 
 The Precinct search bots play the heuristic for a short horizon and then score the position here
 instead of playing on to the end (a heuristic game is hundreds of decisions). The score is a
-logistic regression over :data:`NAMES`, features a player at the table can read or count: the
-tracks, the evidence placed per deck and what its stack still holds, the murderer, punks, gangs,
-emergencies, patrol officers, and team totals (cards held, donuts, upgrades). Never a hand's
-contents, a deck's order or a loyalty card: a search that determinizes hidden facts must not score
-its guesses about them.
+logistic regression over :data:`NAMES`: the tracks, the evidence placed per deck and what its stack
+still holds, the murderer, punks, gangs, emergencies, patrol officers, the good team's totals (cards
+held, donuts, upgrades) and, with the Dirty Cop, the loyalty deal (:data:`DIRTY`). The search scores
+determinized worlds, where the deal is drawn, so the value may read it; never a hand's contents or a
+deck's order (a state holds no deck order anyway).
 
 The weights live in ``data/precinct_value.json`` (format :data:`FORMAT`), fitted by
 ``python -m bots.precinct.learn_value`` from heuristic self-play; the file records the command
@@ -53,7 +53,14 @@ INTERACTIONS: Final[tuple[str, ...]] = (
     "missing_per_round", "draws_per_round", "complete_x_murderer_in", "complete_x_murderer_dist",
     "complete_x_murderer_punks", "complete_x_rounds_left", "crime_near_x_emergencies",
 )
-NAMES: Final[tuple[str, ...]] = BASE + INTERACTIONS
+#: The Dirty Cop, each 0 in a game without him (so a no-dirty position reads as before). They read
+#: the loyalty deal: the search scores *determinized worlds*, where the deal is drawn, and a hidden
+#: dirty cop's harm is the biggest fact of such a world. Counts of seats, donuts /4, cards /7.
+DIRTY: Final[tuple[str, ...]] = (
+    "dirty_hidden", "dirty_underground", "dirty_exposed", "dirty_hidden_donuts", "dirty_under_donuts",
+    "dirty_hidden_cards", "dirty_soon", "good_cleared", "hidden_x_rounds_left", "hidden_x_missing",
+)
+NAMES: Final[tuple[str, ...]] = BASE + INTERACTIONS + DIRTY
 #: The direction each of these features must push the value (+1 up, -1 down), imposed by the fit:
 #: the evidence measures are nearly collinear, and an unconstrained fit gives some of them the
 #: wrong sign (more missing evidence "helps" at a fixed number of draws), which would make a search
@@ -63,6 +70,10 @@ SIGNS: Final[dict[str, int]] = {
     "evidence_missing": -1, "decks_open": -1, "draws_needed": -1, "missing_per_round": -1,
     "draws_per_round": -1, "board_complete": +1, "crime": -1, "crime_near": -1,
     "crime_near_x_emergencies": -1,
+    # the Dirty Cop: a dirty seat can always play as a good one, so one hidden at the table cannot
+    # help; donuts in dirty hands are sabotage (spent against rolls, kept through a reveal); an
+    # exposed dirty cop is a self-revealed one without his loyalty skill (the rules' penalty).
+    "dirty_hidden": -1, "dirty_hidden_donuts": -1, "dirty_under_donuts": -1, "dirty_exposed": +1,
 }
 
 #: Scales that bring each raw count near [0, 1] (so one L2 penalty suits every feature).
@@ -129,11 +140,35 @@ def _of(game: PrecinctGame) -> _Consts:
     return made
 
 
+def _self_revealed(st: PrecinctState) -> int:
+    """Bitmask of the seats that revealed themselves (a ``reveal`` action of their own).
+
+    An underground seat either revealed or was exposed by an accusation, and the state keeps no flag
+    for which: the action records tell. Records only grow and a clone shares their prefix and copies
+    the attribute, so the scan is cached on the state and resumed where it stopped, if the record
+    it stopped at is still there (called only once someone is underground).
+    """
+    records = st.records
+    done, last, mask = getattr(st, "_pv_revealed", (0, None, 0))
+    if done > len(records) or (done and records[done - 1] is not last):
+        done, mask = 0, 0  # records rewritten (a test's edit): scan afresh
+    if done < len(records):
+        for seat in [r[0] for r in records[done:] if r[1] == "reveal"]:
+            mask |= 1 << seat
+        st._pv_revealed = (len(records), records[-1], mask)  # type: ignore[attr-defined]
+    return int(mask)
+
+
 def _raw(st: PrecinctState) -> list[float]:
     """The features of ``st`` in :data:`NAMES` order, as plain floats (the hot path)."""
     k = _of(st.game)
     cops = st.cops
     ncops = max(1, len(cops))
+    loyalty = st.loyalty
+    dirty = st.game.dirty_cops > 0
+    # the good cops in play: the team whose totals and distances count (all cops without a Dirty Cop)
+    good = [c for c in cops if not c.out and not loyalty[c.seat]] if dirty else cops
+    ngood = max(1, len(good))
     # time: whole rounds left on the turn track, less the turns already taken in this round
     at = st.at / ncops if st.order else 0.0
     rounds_left = max(0.0, k.fail_turn - st.turn_track - at)
@@ -166,12 +201,12 @@ def _raw(st: PrecinctState) -> list[float]:
     m_punks = punks[hood - 1] if hood else 0
     if hood:
         row = k.hood_dist[hood - 1]
-        active = [row[c.street] for c in cops if not c.out]
+        active = [row[c.street] for c in good if not c.out]
         m_dist = min(active) if active else _DIST
     else:
         m_dist = 0
     if targets:
-        rows = [k.dist[c.street] for c in cops if not c.out]
+        rows = [k.dist[c.street] for c in good if not c.out]
         inv_dist = min(min(row[t] for t in targets) for row in rows) if rows else _DIST
     else:
         inv_dist = 0
@@ -188,38 +223,66 @@ def _raw(st: PrecinctState) -> list[float]:
         if s.unknown == -2:
             down += 1
     event_deck = sum(st.events_left) + len(st.event_top) + len(st.event_bottom)
-    # the team, as totals any player can count (hand sizes, never hand contents)
-    cards = donuts = upgrades = hospital = tokens = out = 0
-    for c in cops:
+    # the good team's totals (hand sizes, never hand contents); a dirty cop's are his own, below
+    cards = donuts = upgrades = hospital = tokens = 0
+    for c in good:
         cards += len(c.hand)
         donuts += c.donuts
         upgrades += len(c.upgrades)
         hospital += c.hospital
         tokens += c.swat + c.fed
-        out += c.out
+    out = sum(1 for c in cops if c.out)
     crime_left = k.crime_fail - st.crime
     crime_near = 1.0 if crime_left <= 2 else 0.0
     miss = missing / k.total_need
     per_round = 1.0 / max(rounds_left, 0.5)
     draws_n = draws / _DRAWS
     m_in = 1.0 if hood else 0.0
+    hidden = under = exposed = cleared = 0
+    h_donuts = u_donuts = h_cards = 0
+    soon = 0.0
+    if dirty:
+        revealed, underground = st.revealed, st.underground
+        shown = _self_revealed(st) if any(underground) else 0
+        for p in range(st.n):
+            if underground[p]:
+                under += 1
+                exposed += not shown >> p & 1
+            elif loyalty[p] and not revealed[p]:
+                hidden += 1
+            elif revealed[p] and not loyalty[p]:
+                cleared += 1  # shown good by a wrong accusation
+        order = st.order
+        for i, c in enumerate(cops):
+            if not loyalty[c.seat]:
+                continue
+            if c.out:
+                u_donuts += c.donuts
+            elif not revealed[c.seat]:
+                h_donuts += c.donuts
+                h_cards += len(c.hand)
+                if order and i in order:  # how soon his next turn comes (1: his turn now)
+                    soon = max(soon, 1.0 - ((order.index(i) - st.at) % len(order)) / len(order))
     return [
         rounds_left / _ROUNDS, m_in, miss, opened / len(k.need), complete, draws_n,
         covered / len(k.need), st.crime / k.crime_fail, crime_near, on_board / k.punks,
         max(0, 3 - st.punk_supply) / 3, max(punks) / 6, crowded / 6, gangs / 4, m_punks / 6,
         m_dist / _DIST, emergencies / _EMERGENCIES, specials / _SPECIALS, 1.0 if st.urgent >= 0 else 0.0,
         down / _EMERGENCIES, event_deck / k.events, sum(st.patrol) / k.officers,
-        st.patrol_stock / k.officers, cards / ncops / _HAND, donuts / ncops / _DONUTS,
-        upgrades / ncops / _UPGRADES, hospital / ncops, tokens / ncops, (st.n - 4) / 4, out / ncops,
+        st.patrol_stock / k.officers, cards / ngood / _HAND, donuts / ngood / _DONUTS,
+        upgrades / ngood / _UPGRADES, hospital / ngood, tokens / ngood, (st.n - 4) / 4, out / ncops,
         min(inv_dist, _DIST) / _DIST, max(colours) / 3,
         # interactions
         miss * per_round, draws_n * per_round, complete * m_in, complete * m_dist / _DIST,
         complete * m_punks / 6, complete * rounds_left / _ROUNDS, crime_near * emergencies / _EMERGENCIES,
+        # the Dirty Cop
+        float(hidden), float(under), float(exposed), h_donuts / _DONUTS, u_donuts / _DONUTS,
+        h_cards / _HAND, soon, float(cleared), hidden * rounds_left / _ROUNDS, hidden * miss,
     ]
 
 
 def features(st: PrecinctState) -> npt.NDArray[np.float64]:
-    """The public features of ``st`` (:data:`NAMES` order), finite floats near [0, 1]."""
+    """The features of ``st`` (:data:`NAMES` order), finite floats near [0, 1] (seat counts for DIRTY)."""
     return np.array(_raw(st), dtype=np.float64)
 
 
