@@ -138,7 +138,8 @@ class HistoryReader:
         other.hand = self.hand.copy()
         other.out = Reading(list(self.out.signals), list(self.out.records), dict(self.out.shown),
                             set(self.out.public))
-        other.roller, other.roll, other.asked, other.read = self.roller, self.roll, dict(self.asked), self.read
+        other.roller, other.roll = self.roller, self.roll
+        other.asked, other.read = dict(self.asked), self.read
         return other
 
     def reading(self) -> Reading:
