@@ -63,6 +63,17 @@ def mean_se(visits: int, value: float) -> float:
     return math.sqrt(p * (1.0 - p) / n)
 
 
+def mean_and_se(differences: Sequence[float]) -> tuple[float, float]:
+    """(mean, standard error) of paired differences (the error is infinite below two of them): how
+    much a candidate beats another on the same worlds or dice, for the rollout and rhea choices."""
+    n = len(differences)
+    mean = sum(differences) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in differences) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
 def gain_over(stats: Sequence[ActionStats], action: Action, base: Action) -> tuple[float, float]:
     """(gain, standard error) of ``action``'s mean win chance over ``base``'s in ``stats``."""
     by = {s.action: s for s in stats}

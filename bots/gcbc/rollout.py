@@ -69,6 +69,7 @@ from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
 from bots.gcbc.belief import BELIEF_OPTION, check_gcbc, posterior_for, warm_up
 from bots.gcbc.heuristic import HeuristicBot, HistoryReader, best_actions, score_view
 from bots.ismcts_bot import Expired, reserve
+from bots.pruned_ismcts import mean_and_se
 from bots.registry import register
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
 from solver.core.rng import SplitMix64
@@ -203,13 +204,7 @@ class RolloutResult:
 def paired_gain(rounds: tuple[tuple[float, ...], ...], i: int, j: int) -> tuple[float, float]:
     """(mean, standard error) of candidate ``i``'s result minus candidate ``j``'s over the rounds
     (the standard error is infinite below two rounds)."""
-    d = [r[i] - r[j] for r in rounds]
-    n = len(d)
-    mean = sum(d) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    return mean, math.sqrt(var / n)
+    return mean_and_se([r[i] - r[j] for r in rounds])
 
 
 def choose(rounds: tuple[tuple[float, ...], ...], candidates: tuple[Action, ...], margin: float) -> Action:

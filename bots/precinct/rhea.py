@@ -64,6 +64,7 @@ from bots.ismcts_bot import Expired, reserve
 from bots.precinct.heuristic import HIDE_THRESHOLD, PrecinctHeuristic, score
 from bots.precinct.ismcts import check_precinct, is_major
 from bots.precinct.search import Evaluate, PrecinctSim, heuristic_action, turns_begun
+from bots.pruned_ismcts import mean_and_se
 from bots.registry import register
 from solver.core import CHANCE, Action, ConfigError, Game, View
 from solver.core.rng import SplitMix64
@@ -156,13 +157,7 @@ def playout(world: World, genome: Genome, root: Sequence[Action], seat: int, hor
 # --- the statistics of the choice ------------------------------------------------------------------
 def paired_gain(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """(mean, standard error) of ``a - b`` over the worlds (the error is infinite below two worlds)."""
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    n = len(d)
-    mean = sum(d) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    return mean, math.sqrt(var / n)
+    return mean_and_se([x - y for x, y in zip(a, b, strict=True)])
 
 
 @dataclass(frozen=True)
