@@ -205,7 +205,10 @@ class PrunedISMCTSBot(ISMCTSBot):
         return self._heuristic_ranking(view)[0]
 
     def search(self, view: View, budget: Budget | None = None) -> SearchResult:
-        """The ISMCTS search; its ``action`` is :func:`conservative_choice`'s (module docstring, item 5).
+        """The ISMCTS search; its ``action`` is :func:`conservative_choice`'s (module docstring, item 3).
+
+        A decision with a single candidate root action (``prune=1`` and nothing always searched) is
+        not searched: the base's choice is the only one the search could return.
 
         A timed decision whose time left, once the posterior and the base's ranking are known, is
         shorter than the last search's first world took to draw is not searched: the search could
@@ -213,6 +216,10 @@ class PrunedISMCTSBot(ISMCTSBot):
         choice anyway (:meth:`unsearched`).
         """
         with self.deciding() as clock:
+            roots = self.candidates(view)
+            if roots is not None and len(roots & frozenset(view.legal_actions)) == 1:
+                # one root action: no search can choose another, so none is run
+                return self.unsearched(view, clock.elapsed())
             budget = budget or self.decision_budget(view)
             if budget.seconds is not None:
                 self.base_action(view)  # the ranking (and the posterior it reads), kept for the search

@@ -108,6 +108,18 @@ def test_the_bot_is_legal_seeded_and_leaves_minor_decisions_to_the_heuristic() -
     assert bot.step(minor.view(p)) == base.step(minor.view(p)) and bot.last is None
 
 
+def test_one_candidate_is_played_unsearched() -> None:
+    # prune=1 and no accusation to try: the heuristic's first-ranked action, no iteration run
+    st = position(GAME, 4, 9)
+    me = st.current_player()
+    view = st.view(me)
+    bot = PrecinctISMCTSBot(GAME, me, np.random.default_rng(5), iterations=12, worlds=2, prune=1)
+    ranked = [r.action for r in PrecinctHeuristic(GAME, me, np.random.default_rng(0)).advise(view).ranked]
+    assert bot.step(view) == ranked[0]
+    assert bot.last is not None and bot.last.iterations == 0
+    assert [s.action for s in bot.last.stats] == [ranked[0]]
+
+
 def test_the_bot_reads_only_its_view() -> None:
     check_view_only("precinct", "ismcts", 4, 3, picks=(1, 4, 9, 15))  # the default picks are minor
 
