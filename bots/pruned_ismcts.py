@@ -207,8 +207,8 @@ class PrunedISMCTSBot(ISMCTSBot):
     def search(self, view: View, budget: Budget | None = None) -> SearchResult:
         """The ISMCTS search; its ``action`` is :func:`conservative_choice`'s (module docstring, item 3).
 
-        A decision with a single candidate root action (``prune=1`` and nothing always searched) is
-        not searched: the base's choice is the only one the search could return.
+        A decision with a single candidate root action (:meth:`single_candidate`) is not searched:
+        the base's choice is the only one the search could return.
 
         A timed decision whose time left, once the posterior and the base's ranking are known, is
         shorter than the last search's first world took to draw is not searched: the search could
@@ -216,9 +216,7 @@ class PrunedISMCTSBot(ISMCTSBot):
         choice anyway (:meth:`unsearched`).
         """
         with self.deciding() as clock:
-            roots = self.candidates(view)
-            if roots is not None and len(roots & frozenset(view.legal_actions)) == 1:
-                # one root action: no search can choose another, so none is run
+            if self.single_candidate(view):
                 return self.unsearched(view, clock.elapsed())
             budget = budget or self.decision_budget(view)
             if budget.seconds is not None:
@@ -289,13 +287,19 @@ class PrunedISMCTSBot(ISMCTSBot):
     @on_the_clock
     def step(self, view: View) -> Action:
         """Search; a window decision gets ``window_share`` of the budget; an :meth:`unsearched_decision`
-        is the heuristic's."""
+        or a :meth:`single_candidate` one is the heuristic's."""
         legal = self.check_view(view)
         if len(legal) == 1:
             return legal[0]
-        if self.unsearched_decision(legal):
+        if self.unsearched_decision(legal) or self.single_candidate(view):
             return self._heuristic().step(view)
         return self.search(view).action
+
+    def single_candidate(self, view: View) -> bool:
+        """True when one root action alone would be searched (``prune=1`` and nothing always
+        searched): no search could return another, so none is run and the heuristic decides."""
+        roots = self.candidates(view)
+        return roots is not None and len(roots & frozenset(view.legal_actions)) == 1
 
     def decision_budget(self, view: View, iterations: int | None = None) -> Budget:
         """The bot's budget, cut to ``window_share`` of it for an Equipment-window decision

@@ -114,10 +114,14 @@ def test_one_candidate_is_played_unsearched() -> None:
     me = st.current_player()
     view = st.view(me)
     bot = PrecinctISMCTSBot(GAME, me, np.random.default_rng(5), iterations=12, worlds=2, prune=1)
+    base = PrecinctHeuristic(GAME, me, np.random.default_rng(5))
+    bot.last = None
+    assert bot.single_candidate(view)
+    assert bot.step(view) == base.step(view) and bot.last is None  # the heuristic's move, unsearched
     ranked = [r.action for r in PrecinctHeuristic(GAME, me, np.random.default_rng(0)).advise(view).ranked]
-    assert bot.step(view) == ranked[0]
-    assert bot.last is not None and bot.last.iterations == 0
-    assert [s.action for s in bot.last.stats] == [ranked[0]]
+    result = bot.search(view)  # advice and hints: the one candidate, no iteration
+    assert result.iterations == 0 and [s.action for s in result.stats] == [ranked[0]]
+    assert not PrecinctISMCTSBot(GAME, me, np.random.default_rng(5), prune=2).single_candidate(view)
 
 
 def test_the_bot_reads_only_its_view() -> None:
