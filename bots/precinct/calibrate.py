@@ -20,7 +20,12 @@
    per view, top-1 accuracy (the seat with the highest P(dirty) holds a dirty card); the learnt
    model's expected calibration error over 10 equal-width bins. Views where deduction already
    settles every seat (the dirty cops have been shown) are left out. ``--evaluate MODEL`` skips
-   step 1 and tests a model file an earlier run wrote.
+   step 1 and tests a model file an earlier run wrote. ``--dirty-bot NAME`` (with ``--dirty-opt
+   NAME=VALUE``) has the test games' dirty seats played by another bot, e.g. the ``ismcts`` dirty
+   cop, to measure how the model learnt on the heuristic's dirty cop reads a searching one::
+
+       python -m bots.precinct.calibrate --evaluate solver/belief/data/precinct_behaviour.json \
+           --tables 4:1 --test 10000:10060 --dirty-bot ismcts --dirty-opt iterations=50 --dirty-opt worlds=4
 """
 
 from __future__ import annotations
@@ -73,14 +78,20 @@ class Played:
     points: list[tuple[int, int, int]]
 
 
-def play(players: int, dirty_cops: int, bot: str, seed: int) -> Played:
-    """Play one seeded game with ``bot`` in every seat; record what training and testing need."""
+def play(players: int, dirty_cops: int, bot: str, seed: int, crook: DirtyBot | None = None) -> Played:
+    """Play one seeded game with ``bot`` in every seat, or ``crook`` (name, options) in the seats dealt
+    a dirty card; record what training and testing need."""
     import bots  # the bots depend on the engine, not the other way round
     from solver.games import load
 
     game = load("precinct", players=players, dirty_cop=True, dirty_cops=dirty_cops)
-    rngs = spawn(make_rng(seed), players + 1)
+    rngs = spawn(make_rng(seed), players + 2)  # the last for the dirty bots: the others' streams stay
     seats = {s: bots.make(game, bot, seat=s, rng=rngs[s]) for s in range(players)}
+    crooks: dict[int, Any] = {}
+    if crook is not None:
+        crook_rngs = spawn(rngs[-1], players)
+        crooks = {s: bots.make(game, crook[0], seat=s, rng=crook_rngs[s], **dict(crook[1]))
+                  for s in range(players)}
     st: Any = game.new_initial_state()
     points: list[tuple[int, int, int]] = []
     last = st.turn_track
@@ -93,7 +104,12 @@ def play(players: int, dirty_cops: int, bot: str, seed: int) -> Played:
             n = len(st.history)
             points.extend((rnd, s, n) for s in range(players) if not st.loyalty[s])
 
-    play_out(st, lambda state, seat: seats[seat].step(state.view(seat)), rngs[-1], on_step=record)
+    def act(state: Any, seat: Seat) -> Action:
+        # the referee knows the deal: a seat dealt a dirty card plays the dirty bot on its own view
+        chosen = crooks if crooks and state.loyalty[seat] else seats
+        return chosen[seat].step(state.view(seat))
+
+    play_out(st, act, rngs[players], on_step=record)
     dirty = [bool(x) for x in st.loyalty]
     final = {s: st.view(s).to_json() for s in range(players)}
     reading = read_history(final[0])
@@ -104,7 +120,11 @@ def play(players: int, dirty_cops: int, bot: str, seed: int) -> Played:
     return Played(players, dirty, signals, hides, views, points)
 
 
-def _play(args: tuple[int, int, str, int]) -> Played:
+#: the bot of the seats dealt a dirty card, and its options (``--dirty-bot``, ``--dirty-opt``)
+DirtyBot = tuple[str, tuple[tuple[str, Any], ...]]
+
+
+def _play(args: tuple[int, int, str, int, DirtyBot | None]) -> Played:
     return play(*args)
 
 
@@ -174,8 +194,9 @@ def _tables(text: str) -> list[tuple[int, int]]:
         raise ConfigError(f"precinct calibrate: tables are 'players:dirty,...', not {text!r}") from err
 
 
-def _games(tables: Sequence[tuple[int, int]], bot: str, seeds: range, jobs: int) -> list[Played]:
-    work = [(*tables[i % len(tables)], bot, i) for i in seeds]
+def _games(tables: Sequence[tuple[int, int]], bot: str, seeds: range, jobs: int,
+           dirty: DirtyBot | None = None) -> list[Played]:
+    work = [(*tables[i % len(tables)], bot, i, dirty) for i in seeds]
     if jobs <= 1:
         return [_play(w) for w in work]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -216,6 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bots.precinct.calibrate",
                                  description="Learn the precinct behaviour model; measure calibration.")
     ap.add_argument("--bot", default="heuristic")
+    ap.add_argument("--dirty-bot", default=None,
+                    help="test games only: this bot plays the seats dealt a dirty card (default: --bot)")
+    ap.add_argument("--dirty-opt", action="append", default=[], metavar="NAME=VALUE",
+                    help="an option of --dirty-bot (repeatable)")
     ap.add_argument("--tables", default="4:1,5:1,6:1,6:2", help="players:dirty cops, comma-separated")
     ap.add_argument("--train", default="0:480")
     ap.add_argument("--test", default="10000:10160")
@@ -228,6 +253,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = argv if argv is not None else sys.argv[1:]
     command = "python -m bots.precinct.calibrate " + " ".join(shlex.quote(a) for a in given)
     tables = _tables(args.tables)
+    dirty: DirtyBot | None = None
+    if args.dirty_bot is not None:
+        from bots.cli_args import bot_options
+
+        options = bot_options("precinct", [args.dirty_bot], args.dirty_opt)[args.dirty_bot]
+        dirty = (args.dirty_bot, tuple(sorted(options.items())))
+    elif args.dirty_opt:
+        raise ConfigError("precinct calibrate: --dirty-opt needs --dirty-bot")
     started = time.perf_counter()
     if args.evaluate:
         model = load_behaviour(args.evaluate)
@@ -239,8 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.model and not args.evaluate:
         Path(args.model).write_text(json.dumps(model.to_json(), indent=1) + "\n")
     test_started = time.perf_counter()
-    test = _games(tables, args.bot, _seeds(args.test), args.jobs)
+    test = _games(tables, args.bot, _seeds(args.test), args.jobs, dirty)
     result: JSON = {"command": command, "model_command": model.meta.get("command", command), "bot": args.bot,
+                    "dirty_bot": args.dirty_bot or args.bot, "dirty_options": dict(dirty[1]) if dirty else {},
                     "tables": args.tables, "train_seeds": model.meta.get("train_seeds", args.train),
                     "test_seeds": args.test, "alpha": alpha, "temper": temper, "train_games": trained,
                     "test_games": len(test), "train_play_seconds": round(played, 1)}
