@@ -281,3 +281,142 @@ def test_cli_bad_flags_exit_2_with_a_message(argv: list[str], message: str,
     assert main(["arena", "police07", "--games", "1", "--backend", "serial", *argv]) == 2
     printed = capsys.readouterr()
     assert message in printed.err and "Traceback" not in printed.err
+
+
+# --- the team filter and one baseline table per deal ---------------------------------------------
+
+Key = tuple[int, int, str]
+
+
+def _counted(report_run: Any) -> tuple[Any, list[tuple[int, int, SubstitutionGame]]]:
+    """Run ``report_run(progress)`` and return its report and every progress call."""
+    calls: list[tuple[int, int, SubstitutionGame]] = []
+    report = report_run(lambda done, total, game: calls.append((done, total, game)))
+    return report, calls
+
+
+def _expected(game: Any, a: BotSpec, b: BotSpec, field: BotSpec, seed: int, deals: int,
+              seats: list[int]) -> dict[Key, GameRecord]:
+    """Every (deal, seat, side) game played on its own with play_game: the computation without sharing."""
+    seeds = arena.deal_seeds(seed, deals)
+    out = {}
+    for deal in range(deals):
+        for seat in seats:
+            for side, spec in (("A", a), ("B", b)):
+                table = {s: spec if s == seat else field for s in range(game.num_players)}
+                out[deal, seat, side] = arena.play_game(game, table, seeds[deal])
+    return out
+
+
+def _same_game(got: GameRecord, want: GameRecord) -> bool:
+    return (got.actions, got.returns, got.teams, got.decisions, got.bots) == (
+        want.actions, want.returns, want.teams, want.decisions, want.bots)
+
+
+def _counts(tallies: Any) -> list[tuple[Any, ...]]:
+    return [(t.side, t.bot, t.role, t.games, t.wins, t.draws, t.moves) for t in tallies]
+
+
+@pytest.fixture(scope="module")
+def dirty_precinct() -> tuple[substitution.SubstitutionReport, list[tuple[int, int, SubstitutionGame]]]:
+    """heuristic vs heuristic in the Dirty Cop's seat of 4-player Police Precinct, 2 deals."""
+    game = games.load("precinct", players=4, dirty_cop=True)
+    return _counted(lambda progress: substitution.run(game, HEURISTIC, HEURISTIC, games=2, seed=1,
+                                                      team="dirty", progress=progress))
+
+
+def test_team_dirty_substitutes_the_dirty_seat_only(
+    dirty_precinct: tuple[substitution.SubstitutionReport, list[tuple[int, int, SubstitutionGame]]]
+) -> None:
+    report, calls = dirty_precinct
+    assert report.team == "dirty" and report.seats == (0, 1, 2, 3)
+    pairs = substitution.pair_up(report.played)
+    assert [(a.deal, b.deal) for a, b in pairs] == [(0, 0), (1, 1)]  # one Dirty Cop a deal
+    for a, b in pairs:
+        assert b.record.teams.count("dirty") == 1 and b.record.teams.index("dirty") == a.seat == b.seat
+        assert set(b.record.bots) == {"heuristic"} and b.record.seed == report.deal_seeds[b.deal]
+        assert a.record.teams == b.record.teams  # the loyalty deal is chance: the same seat in both
+        assert a.record.actions == b.record.actions  # A = B: the same game
+    assert sum(g.side == "A" for g in report.played) == len(pairs) == report.difference.pairs
+    assert report.difference.mean == 0.0 and {t.role for t in report.tallies} == {"dirty", arena.OVERALL}
+    # one baseline game a deal, then the A games of the dirty seats; the total grows between phases
+    assert report.played_games == 2 + 2 == len(calls)
+    assert [(done, total) for done, total, _ in calls] == [(1, 2), (2, 2), (3, 4), (4, 4)]
+    assert [g.side for _, _, g in calls] == ["B", "B", "A", "A"]
+    data = json.loads(report.dumps())
+    assert data["team"] == "dirty" and data["played_games"] == 4 and data["total_games"] == 4
+    assert [(g["deal"], g["seat"], g["side"]) for g in data["games"]] == [
+        (a.deal, a.seat, side) for a, _ in pairs for side in ("A", "B")]
+    text = substitution.format_report(report)
+    assert "only the seats on team dirty in the baseline game: 2 pair(s)" in text
+
+
+def test_one_baseline_table_a_deal_gives_the_unshared_games(gcbc: Any) -> None:
+    seats = [0, 2, 3]
+    report, calls = _counted(lambda progress: substitution.run(
+        gcbc, HEURISTIC, RANDOM, games=2, seed=5, seats=seats, progress=progress))
+    assert report.played_games == len(calls) == 2 + 2 * 3  # a B table a deal, an A game a pair
+    assert [done for done, _, _ in calls] == list(range(1, 9)) and {t for _, t, _ in calls} == {8}
+    want = _expected(gcbc, HEURISTIC, RANDOM, RANDOM, 5, 2, seats)
+    assert [(g.deal, g.seat, g.side) for g in report.played] == list(want)  # deal, seat, A before B
+    assert all(_same_game(g.record, want[g.deal, g.seat, g.side]) for g in report.played)
+    direct = [SubstitutionGame(*key, record) for key, record in want.items()]  # type: ignore[arg-type]
+    assert _counts(report.tallies) == _counts(substitution.tally(direct, report.entrants))
+    assert report.difference == substitution.compare(direct)
+    assert len(report.records()) == 12 and "(8 played: one all-B" in substitution.format_report(report)
+    # with a team: only the pairs whose seat is crooked in the unshared B game, A game for A game
+    crooked, calls = _counted(lambda progress: substitution.run(
+        gcbc, HEURISTIC, RANDOM, games=2, seed=5, seats=seats, team="crooked", progress=progress))
+    kept = [(deal, seat) for deal in range(2) for seat in seats
+            if want[deal, seat, "B"].teams[seat] == "crooked"]
+    assert 0 < len(kept) < 6
+    assert [(g.deal, g.seat) for g in crooked.played] == [k for k in kept for _ in "AB"]
+    assert all(_same_game(g.record, want[g.deal, g.seat, g.side]) for g in crooked.played)
+    chosen = [g for g in direct if (g.deal, g.seat) in kept]
+    assert _counts(crooked.tallies) == _counts(substitution.tally(chosen, crooked.entrants))
+    assert crooked.difference == substitution.compare(chosen)
+    assert crooked.played_games == len(calls) == 2 + len(kept)
+
+
+def test_a_field_other_than_b_plays_a_baseline_game_per_seat(gcbc: Any) -> None:
+    report, calls = _counted(lambda progress: substitution.run(
+        gcbc, RANDOM, HEURISTIC, field=RANDOM, games=2, seed=5, seats=[1, 2], progress=progress))
+    assert report.played_games == len(calls) == 2 * 2 * 2 == len(report.played)
+    want = _expected(gcbc, RANDOM, HEURISTIC, RANDOM, 5, 2, [1, 2])
+    assert all(_same_game(g.record, want[g.deal, g.seat, g.side]) for g in report.played)
+    equal = substitution.run(gcbc, RANDOM, HEURISTIC, field=BotSpec("heuristic", {}), games=1, seed=5,
+                             seats=[1, 2])
+    assert equal.played_games == 1 + 2  # a field equal to B is B: one shared table
+
+
+def test_a_team_no_seat_is_on_gives_an_empty_report(gcbc: Any) -> None:
+    report = substitution.run(gcbc, RANDOM, RANDOM, games=2, seed=5, team="nobody")
+    assert report.played == () and report.tallies == () and report.played_games == 2
+    assert report.difference.pairs == 0 and report.difference.mean is None
+    assert "no games (no seat was on team nobody in a baseline game)" in substitution.headline(report)
+    assert "0 pair(s) = 0 games" in substitution.format_report(report)
+    data = json.loads(report.dumps())
+    assert data["team"] == "nobody" and data["games"] == [] and data["difference"]["difference"] is None
+    for bad in ("", "  "):
+        with pytest.raises(ConfigError, match="team must be a non-empty name"):
+            substitution.run(gcbc, RANDOM, RANDOM, games=1, seed=5, team=bad)
+
+
+def test_cli_team_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "gcbc", "--players", "4", "--a", "heuristic", "--b", "random", "--substitute",
+            "--games", "2", "--seed", "5", "--backend", "serial", "--quiet"]
+    out = tmp_path / "team.json"
+    assert main([*argv, "--team", "crooked", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    command = data["command"]
+    assert data["team"] == "crooked" and command[command.index("--team"):][:2] == ["--team", "crooked"]
+    assert {g["teams"][g["seat"]] for g in data["games"] if g["side"] == "B"} == {"crooked"}
+    assert main([*argv, "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["team"] is None
+    capsys.readouterr()
+    assert main([*argv, "--team", ""]) == 2
+    assert "--team: substitution: team must be a non-empty name" in capsys.readouterr().err
+    plain = ["arena", "police07", "--a", "random", "--b", "random", "--games", "1", "--team", "x"]
+    assert main(plain) == 2
+    err = capsys.readouterr().err
+    assert "error: --team needs --substitute\n" in err and "Traceback" not in err

@@ -34,7 +34,10 @@ reach the field's bot too when it takes them. The table counts the substituted s
 and times per entrant, by the team that seat was on at the end of the game (Good Cop Bad Cop:
 honest/crooked; Police 07: factor/detectives) and overall, with Wilson 95% intervals; the headline is
 the paired difference A - B in win rate over the same (deal, seat), with a 95% normal interval.
-``--games N`` plays N deals x seats x 2 games.
+``--games N`` plays N deals x seats x 2 games; when the field is B, the all-B game of a deal is
+played once and serves every seat. ``--team NAME`` substitutes only the seats on team NAME in that
+baseline game (Police Precinct with ``--dirty-cop``: ``--team dirty`` measures a bot in the Dirty
+Cop's seat): the baseline games are played first, then the A games of the seats that were on it.
 
 The table goes to stdout, the progress bar to stderr (only on a terminal, and not with
 ``--quiet``). ``--json PATH`` writes the whole report: settings, the command line that reproduces
@@ -50,9 +53,9 @@ import dataclasses
 import secrets
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from bots.arena import substitution
 from bots.arena import tournament as arena
@@ -150,6 +153,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--seats", type=seat_list, metavar="LIST",
         help="with --substitute: the seats to substitute, e.g. 0,2 (default: every seat)",
+    )
+    p.add_argument(
+        "--team", metavar="NAME",
+        help="with --substitute: substitute only the seats on team NAME in the baseline game",
     )
     p.add_argument(
         "--backend", choices=arena.BACKENDS, default="process",
@@ -272,6 +279,8 @@ def command_line(args: argparse.Namespace, who: Entrants, seed: int, options: di
             words += ["--field-opt", pair]
         if args.seats is not None:
             words += ["--seats", ",".join(str(s) for s in args.seats)]
+        if args.team is not None:
+            words += ["--team", args.team]
     for key, value in options.items():
         flag = "--" + key.replace("_", "-")
         words += [flag] if value is True else [flag, str(value)]
@@ -301,7 +310,7 @@ def substitution_flags(args: argparse.Namespace, who: Entrants) -> None:
     """UsageError for substitution flags without ``--substitute``, or ones it cannot take."""
     if not args.substitute:
         for flag, given in (("--field", args.field is not None), ("--field-opt", bool(args.field_opt)),
-                            ("--seats", args.seats is not None)):
+                            ("--seats", args.seats is not None), ("--team", args.team is not None)):
             if given:
                 raise UsageError(f"{flag} needs --substitute")
         return
@@ -311,13 +320,23 @@ def substitution_flags(args: argparse.Namespace, who: Entrants) -> None:
         raise UsageError("--substitute: name the entrants with --a and --b")
     if args.field_opt and args.field is None:
         raise UsageError("--field-opt: name the field's bot with --field (without it the field is B)")
+    try:
+        substitution.check_team(args.team)
+    except ConfigError as err:
+        raise UsageError(f"--team: {err}") from None
+
+
+class BarUpdate(Protocol):
+    """``update(done, text, total=None)``: a given ``total`` is the new one (``--team`` learns it late)."""
+
+    def __call__(self, done: int, text: str, total: int | None = None) -> None: ...
 
 
 @contextlib.contextmanager
 def progress_bar(
     err: TextIO, hidden: bool, total: int, description: str
-) -> Iterator[Callable[[int, str], None]]:
-    """A progress bar on ``err`` (none when ``hidden`` or off a terminal); yields ``update(done, text)``."""
+) -> Iterator[BarUpdate]:
+    """A progress bar on ``err`` (none when ``hidden`` or off a terminal); yields its :class:`BarUpdate`."""
     # rich loads only when a tournament runs: cli.py imports this module to build every parser.
     from rich.console import Console
     from rich.progress import (
@@ -342,8 +361,8 @@ def progress_bar(
     ) as bar:
         task = bar.add_task(description, total=total)
 
-        def update(done: int, text: str) -> None:
-            bar.update(task, completed=done, description=text)
+        def update(done: int, text: str, total: int | None = None) -> None:
+            bar.update(task, completed=done, description=text, total=total)
 
         yield update
 
@@ -376,16 +395,25 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) 
         # checked now so that a long tournament does not end unable to write its report
         raise UsageError(f"--json {args.json}: not a file in an existing folder")
     if args.substitute:
-        total = args.games * len(seats) * 2
+        shared = substitution.same_field(specs["B"], field)  # one all-B baseline game per deal
+        baselines = args.games * (1 if shared else len(seats))
         mode = f", field = {field.label}, seat(s) {','.join(map(str, seats))} substituted"
+        if args.team is None:
+            total = baselines + args.games * len(seats)
+            count = f"{total} games"
+        else:
+            total = baselines  # the A games are known once the baseline games are in
+            mode += f" when on team {args.team} in the baseline game"
+            count = f"{baselines} baseline games, then A games for the seats on team {args.team}"
     else:
         total = args.games * len(arena.game_lineups(game, not args.no_swap))
         mode = ""
+        count = f"{total} games"
     if not args.quiet:
         drawn = "" if args.seed is not None else f" (drawn at random: rerun with --seed {seed})"
         out.write(
             f"Arena: {game.name}, A = {specs['A'].label}, B = {specs['B'].label}{mode}; "
-            f"{args.games} deals, {total} games; seed {seed}{drawn}; {args.backend} backend\n"
+            f"{args.games} deals, {count}; seed {seed}{drawn}; {args.backend} backend\n"
         )
         out.flush()
     a, b = specs["A"].name, specs["B"].name
@@ -396,12 +424,17 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) 
         if args.substitute:
 
             def seat_tick(done: int, total: int, played: SubstitutionGame) -> None:
-                wins[played.side] += played.won
-                update(done, f"A {a} {wins['A']} : {wins['B']} B {b} (seat wins)")
+                if played.side == "A":
+                    wins["A"] += played.won
+                else:  # a shared baseline game counts once for each seat it serves
+                    served = substitution.baseline_seats(played, seats, args.team, shared)
+                    wins["B"] += sum(played.record.returns[s] > 0 for s in served)
+                update(done, f"A {a} {wins['A']} : {wins['B']} B {b} (seat wins)", total)
 
             report = substitution.run(
                 game, specs["A"], specs["B"], games=args.games, seed=seed, field=field, seats=seats,
-                backend=args.backend, workers=args.workers, progress=seat_tick, command=command,
+                team=args.team, backend=args.backend, workers=args.workers, progress=seat_tick,
+                command=command,
             )
         else:
 

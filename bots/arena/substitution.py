@@ -32,6 +32,23 @@ two independent Wilson intervals. With n in place of n - 1 this is the Wald inte
 difference of two dependent (matched-pair) proportions (Agresti 2002, section 10.1); like every
 Wald interval it is optimistic for few pairs, and collapses to a point when every pair agrees.
 
+*Team filter* (``team=``): a bot built for one team (the Dirty Cop of Police Precinct) is measured
+only where its seat is on that team. The filter reads the seat's team in the pair's *baseline* game
+(B in the seat): the B games are played first, and the A game of a (deal, seat) is played only when
+``record.teams[seat]`` of that B game, the team at its end, is ``team``; the other pairs are left
+out of the report entirely. In Police Precinct the loyalty deal is a chance draw that depends on the
+deal's seed alone, so the dirty seat is the same in both games of a pair; in Good Cop Bad Cop
+integrity cards change hands during play, so the seat's team in the A game (the ``team`` of its
+tally row) may differ from the baseline's. A team that no baseline game has gives a report with no
+pairs (its difference says so), not an error: which teams a game has is the game's business.
+
+*One baseline table per deal*: when the field is B (``field`` is None or equal to ``b``: the same
+name and equal options), the B game of every substituted seat of a deal is the same all-B table
+on the same seed, so it is played once per deal and its record serves every seat's pair (it is
+listed once per seat in :meth:`SubstitutionReport.records`, as before). A bot with a wall-clock
+budget plays such a table a little differently each time it is replayed; one replay is as good a
+sample as another. ``played_games`` in the report counts the games actually played.
+
 Backends, seeds, reproduction data and the no-I/O rule are :mod:`.arena`'s, and reused from it.
 
 Reference: A. Agresti (2002), Categorical Data Analysis, 2nd ed., Wiley, section 10.1 "Comparing
@@ -52,6 +69,7 @@ from bots.arena.tournament import (
     Job,
     Overrun,
     PairedDifference,
+    RunStats,
     Side,
     Tally,
     TournamentReport,
@@ -160,6 +178,8 @@ class SubstitutionReport(TournamentReport):
     seats: tuple[Seat, ...]
     played: tuple[SubstitutionGame, ...]
     difference: PairedDifference
+    team: str | None  # substitute only seats on this team in the baseline game (None: every seat)
+    played_games: int  # games actually played (a shared baseline table counts once)
 
     schema: ClassVar[str] = SCHEMA
 
@@ -174,6 +194,9 @@ class SubstitutionReport(TournamentReport):
             "mode": "substitution",
             "games_per_seat": self.games,
             "total_games": len(self.played),
+            "played_games": self.played_games,
+            "team": self.team,
+            "team_filter": "the substituted seat's team at the end of its baseline (B) game",
             "entrants": {side: spec.to_json() for side, spec in self.entrants.items()},
             "field": self.field.to_json(),
             "seats": list(self.seats),
@@ -199,8 +222,38 @@ class SubstitutionReport(TournamentReport):
         return out
 
 
-#: ``progress(done, total, game)`` after each finished game, in completion order.
+#: ``progress(done, total, game)`` after each game played, in completion order. ``done`` counts the
+#: games played so far and ``total`` the games known to be played: with a team filter the A games
+#: are known only once the baseline games are in, so ``total`` grows once, between the phases
+#: (``done <= total`` always, and the last call has ``done == total == report.played_games``). A
+#: baseline table shared by several seats is one game and one call, whose ``game`` is the first
+#: substituted seat's (its record is the same for every seat: :func:`baseline_seats`).
 Progress: TypeAlias = Callable[[int, int, SubstitutionGame], None]
+
+
+def same_field(b: BotSpec, field: BotSpec | None) -> bool:
+    """True when the field is B (None, or the same name with equal options): one baseline table per deal."""
+    return field is None or field == b
+
+
+def check_team(team: str | None) -> str | None:
+    """``team`` as given; ConfigError for an empty or non-string name (any other name is the game's)."""
+    if team is not None and (not isinstance(team, str) or not team.strip()):
+        raise ConfigError(f"substitution: team must be a non-empty name, not {team!r}")
+    return team
+
+
+def on_team(record: GameRecord, seat: Seat, team: str | None) -> bool:
+    """Whether ``seat`` of a baseline game is substituted: no filter, or its team at the end is ``team``."""
+    return team is None or (seat < len(record.teams) and record.teams[seat] == team)
+
+
+def baseline_seats(game: SubstitutionGame, seats: Sequence[Seat], team: str | None,
+                   shared: bool) -> tuple[Seat, ...]:
+    """The substituted seats whose pair a baseline (B) game serves: of ``seats`` when the table is
+    ``shared`` (the field is B), else its own seat; those on ``team`` if one is given."""
+    candidates = tuple(seats) if shared else (game.seat,)
+    return tuple(s for s in candidates if on_team(game.record, s, team))
 
 
 def check_seats(game: Game, seats: Sequence[int] | None) -> tuple[Seat, ...]:
@@ -229,6 +282,7 @@ def run(
     seed: int,
     field: BotSpec | None = None,
     seats: Sequence[int] | None = None,
+    team: str | None = None,
     backend: str = "serial",
     workers: int | None = None,
     progress: Progress | None = None,
@@ -236,14 +290,19 @@ def run(
 ) -> SubstitutionReport:
     """Play ``games`` deals; on each, substitute A and then B into each of ``seats`` (default all).
 
-    Every other seat holds ``field`` (default ``b``). Each bot is built once for every seat it
-    will take before any game starts, so a bad bot or option fails at once with a ConfigError.
-    ``workers`` and ``backend`` as in :func:`.arena.run`.
+    Every other seat holds ``field`` (default ``b``). With ``team``, only the (deal, seat) pairs
+    whose seat is on that team in the baseline (B) game are kept: the B games are played first,
+    then the A games of the pairs that match (see the module's docstring). When the field is B the
+    all-B table of a deal is played once and serves every seat. Each bot is built once for every
+    seat it will take before any game starts, so a bad bot or option fails at once with a
+    ConfigError. ``workers`` and ``backend`` as in :func:`.arena.run`; ``progress``: :data:`Progress`.
     """
     check_run(games, workers, backend)
     chosen = check_seats(game, seats)
+    check_team(team)
     seeds = deal_seeds(seed, games)
     crowd = b if field is None else field
+    shared = same_field(b, field)
     entrants: dict[Side, BotSpec] = {"A": a, "B": b}
     for side in SIDES:
         for seat in chosen:
@@ -251,18 +310,54 @@ def run(
     field_seats = sorted({f for s in chosen for f in range(game.num_players) if f != s})
     for seat in field_seats:
         check_bot(game, crowd, seat, f"the field ({crowd.label}) at seat {seat}")
-    # deal-major, then seat, then A before B: the two games of a pair sit side by side
-    plan = [(deal, seat, side) for deal in range(games) for seat in chosen for side in SIDES]
-    jobs = [
-        Job(index, {s: entrants[side] if s == seat else crowd for s in range(game.num_players)}, seeds[deal])
-        for index, (deal, seat, side) in enumerate(plan)
+
+    def table(seat: Seat, side: Side) -> dict[Seat, BotSpec]:
+        return {s: entrants[side] if s == seat else crowd for s in range(game.num_players)}
+
+    # A key is (deal, seat, side); a shared baseline table is keyed by the first chosen seat.
+    baseline: list[tuple[int, Seat, Side]] = [
+        (deal, seat, "B") for deal in range(games) for seat in (chosen[:1] if shared else chosen)
     ]
+    every_a: list[tuple[int, Seat, Side]] = [(deal, seat, "A") for deal in range(games) for seat in chosen]
+    records: dict[tuple[int, Seat, Side], GameRecord] = {}
 
-    def finish(job: Job, record: GameRecord) -> SubstitutionGame:
-        deal, seat, side = plan[job.index]
-        return SubstitutionGame(deal, seat, side, record)
+    def baseline_of(deal: int, seat: Seat) -> GameRecord:
+        return records[deal, chosen[0] if shared else seat, "B"]
 
-    complete, stats = play_jobs(game, jobs, finish, backend=backend, workers=workers, progress=progress)
+    def play(keys: list[tuple[int, Seat, Side]], offset: int) -> RunStats:
+        """Play the games of ``keys`` as one batch; progress counts on from ``offset`` games."""
+        jobs = [Job(index, table(seat, side), seeds[deal]) for index, (deal, seat, side) in enumerate(keys)]
+
+        def finish(job: Job, record: GameRecord) -> SubstitutionGame:
+            deal, seat, side = keys[job.index]
+            records[deal, seat, side] = record
+            return SubstitutionGame(deal, seat, side, record)
+
+        def tick(count: int, total: int, played: SubstitutionGame) -> None:
+            if progress is not None:  # always, when tick is passed; mypy cannot see it
+                progress(offset + count, offset + total, played)
+
+        told = tick if progress is not None else None
+        return play_jobs(game, jobs, finish, backend=backend, workers=workers, progress=told)[1]
+
+    if team is None:
+        # every A game is known at once: one batch (one process pool), in report order
+        batches = [sorted(baseline + every_a)]
+        runs = [play(batches[0], 0)]
+    else:
+        # the baseline first; then the A games of the pairs whose seat is on the team there
+        runs = [play(baseline, 0)]
+        wanted = [key for key in every_a if on_team(baseline_of(key[0], key[1]), key[1], team)]
+        batches = [baseline, wanted]
+        if wanted:  # a run where no seat is on the team ends here, with no pairs
+            runs.append(play(wanted, len(baseline)))
+
+    complete = []
+    for deal in range(games):
+        for seat in chosen:
+            if (deal, seat, "A") in records:  # every pair without a filter; the team's with one
+                complete.append(SubstitutionGame(deal, seat, "A", records[deal, seat, "A"]))
+                complete.append(SubstitutionGame(deal, seat, "B", baseline_of(deal, seat)))
     return SubstitutionReport(
         game=game.name,
         config=game.config(),
@@ -274,10 +369,12 @@ def run(
         played=tuple(complete),
         tallies=tuple(tally(complete, entrants)),
         difference=compare(complete),
+        team=team,
+        played_games=sum(len(keys) for keys in batches),
         backend=backend,
-        workers=stats.workers,
-        started=stats.started,
-        elapsed=stats.elapsed,
+        workers=max(r.workers for r in runs),
+        started=runs[0].started,
+        elapsed=sum(r.elapsed for r in runs),
         command=None if command is None else tuple(command),
         environment=environment(),
     )
@@ -291,7 +388,8 @@ def headline(report: SubstitutionReport) -> str:
     a, b, crowd = report.entrants["A"].label, report.entrants["B"].label, report.field.label
     d = report.difference
     if d.mean is None:
-        return f"{a} in a {crowd} field: no games"
+        where = "" if report.team is None else f" (no seat was on team {report.team} in a baseline game)"
+        return f"{a} in a {crowd} field: no games{where}"
     low, high = d.interval
     return (
         f"{a} in a {crowd} field: {100.0 * d.mean:+.1f} points over {b} "
@@ -305,11 +403,17 @@ def format_report(report: SubstitutionReport, width: int = 240) -> str:
     players = report.config.get("players", "")
     size = f" ({players} players)" if players else ""
     seats = ", ".join(str(s) for s in report.seats)
+    if report.team is None:
+        size_up = f"{report.games} deals x {len(report.seats)} seat(s) x 2 = {len(report.played)} games"
+    else:
+        size_up = (f"{report.games} deals, only the seats on team {report.team} in the baseline game: "
+                   f"{len(report.played) // 2} pair(s) = {len(report.played)} games")
+    if report.played_games != len(report.played):
+        size_up += f" ({report.played_games} played: one all-B baseline game a deal serves every seat)"
     head = (
         f"{report.game}{size}: substitution, A = {report.entrants['A'].label} vs "
         f"B = {report.entrants['B'].label} in seat(s) {seats}, field = {report.field.label}; "
-        f"{report.games} deals x {len(report.seats)} seat(s) x 2 = {len(report.played)} games, "
-        f"seed {report.seed}"
+        f"{size_up}, seed {report.seed}"
     )
     note = "Wins, draws and times are the substituted seat's; a team is that seat's team at the end."
     notes = f"{note}\n{headline(report)}"
