@@ -24,11 +24,20 @@ the events it saw), filling in each step it did not see:
 
 A draw that a later step rules out makes the replay fail, and the world is drawn again (at most
 :data:`MAX_TRIES` times); the replayed state's view is checked equal to the given view.
+
+**Time.** Most draws replay the record once (~10-25 ms mid-game), but a look at a stack, the order
+it was put back in, or an investigation draw that a later public claim rules out is only found
+wrong at that claim, and every backtrack replays each step since the draw again: a few draws in a
+hundred take 0.1-1 s late in the game. A timed search cannot wait for those, so
+:func:`resample_within` takes ``expired`` (the caller's deadline), asks it before every replayed
+step and gives up (None) once it is true. With ``expired`` never true it draws exactly what
+:func:`resample` draws from the same generator: the checks draw nothing.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -85,9 +94,31 @@ def rebuild_view(game: PrecinctGame, data: JSON) -> PrecinctView:
     return PrecinctView(game, seat, copy.deepcopy(data), legal, decision)
 
 
+class _OutOfTime(Exception):
+    """The caller's deadline passed during a draw (caught by :func:`resample_within`, never raised
+    beyond this module)."""
+
+
 def resample(game: PrecinctGame, view: PrecinctView, rng: np.random.Generator,
              belief: Any | None = None) -> PrecinctState:
     """A full state whose ``view(view.seat)`` equals ``view``; BadStateError if none is found."""
+    return _resample(game, view, rng, belief, None)
+
+
+def resample_within(game: PrecinctGame, view: PrecinctView, rng: np.random.Generator,
+                    belief: Any | None, expired: Callable[[], bool]) -> PrecinctState | None:
+    """:func:`resample`'s world, or None once ``expired()`` is true before it is found (module
+    docstring, **Time**): a timed search keeps its budget. The same world as :func:`resample` for
+    the same generator while ``expired()`` stays false; BadStateError if there is none."""
+    try:
+        return _resample(game, view, rng, belief, expired)
+    except _OutOfTime:
+        return None
+
+
+def _resample(game: PrecinctGame, view: PrecinctView, rng: np.random.Generator, belief: Any | None,
+              expired: Callable[[], bool] | None) -> PrecinctState:
+    """:func:`resample`, raising _OutOfTime once ``expired`` (when given) is true."""
     data = view.to_json()
     seat = view.seat
     history: list[list[Any]] = data["history"]
@@ -100,7 +131,7 @@ def resample(game: PrecinctGame, view: PrecinctView, rng: np.random.Generator,
         dirty = _draw_loyalty(game, seat, data, rng, belief)
         if dirty is None:
             break
-        state = _replay(game, seat, history, rng, dirty)
+        state = _replay(game, seat, history, rng, dirty, expired=expired)
         if state is not None and state.view(seat).to_json() == data:
             return state
     raise BadStateError(f"precinct: no world consistent with seat {seat}'s view was found")
@@ -160,13 +191,15 @@ def _investigation_odds(data: JSON, p: int) -> tuple[float, float]:
 
 # --- the replay ---------------------------------------------------------------------------------
 def _replay(game: PrecinctGame, seat: int, history: list[list[Any]], rng: np.random.Generator,
-            dirty: dict[int, bool], check_only: bool = False) -> PrecinctState | None:
+            dirty: dict[int, bool], check_only: bool = False,
+            expired: Callable[[], bool] | None = None) -> PrecinctState | None:
     """Replay ``history``, filling the masked steps; None when a step turns out impossible.
 
     After every step the events the seat would see are compared with those it saw, so a masked
     step that a later step rules out is found at once; the replay then goes back to the last
     masked draw (a look, an investigation draw ...) and draws it again (:data:`RETRIES` times
-    before going back further), at most :data:`BACKTRACKS` times in all.
+    before going back further), at most :data:`BACKTRACKS` times in all. ``expired`` (when given) is
+    asked before every step: _OutOfTime once it is true.
     """
     st = game.new_initial_state()
     deals: dict[int, int] = {}
@@ -181,6 +214,8 @@ def _replay(game: PrecinctGame, seat: int, history: list[list[Any]], rng: np.ran
     budget = BACKTRACKS
     i = 0
     while i < len(history):
+        if expired is not None and expired():
+            raise _OutOfTime
         _, text, seen = history[i]
         try:
             if text not in _MASKS:
