@@ -116,33 +116,135 @@ def p_no_evidence(size: int, evidence: int, drawn: int) -> float:
     return comb(size - evidence, drawn) / comb(size, drawn)
 
 
+def _block_table() -> tuple[tuple[int, int] | None, ...]:
+    out: list[tuple[int, int] | None] = []
+    for a in range(codec.NUM_ACTIONS):
+        try:
+            out.append(codec.block_of(a))
+        except ValueError:  # a gap in the action layout
+            out.append(None)
+    return tuple(out)
+
+
+#: :func:`codec.block_of` of every action id (it scans the blocks; a decision asks for each legal action)
+_BLOCKS: Final = _block_table()
+
+
+def _block_of(a: Action) -> tuple[int, int]:
+    """(block start, index in block) of a legal action, from the table."""
+    got = _BLOCKS[a] if 0 <= a < len(_BLOCKS) else None
+    return got if got is not None else codec.block_of(a)  # the codec raises its error
+
+
+class _Static:
+    """What a :class:`Reader` looks up that depends on the game alone (its content and city): built once
+    per game, not at every decision (a search's playouts make ~30 decisions per iteration)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        content = game.content  # type: ignore[attr-defined]
+        city = game.city  # type: ignore[attr-defined]
+        self.chars: dict[str, Any] = {c.name: c for c in content.characters}
+        self.events: dict[str, Any] = {e.name: e for e in content.events}
+        self.police: dict[str, Any] = {p.name: p for p in content.police}
+        self.deck_evidence: tuple[int, ...] = tuple(e for (e, _) in content.decks)
+        self.evidence_total = sum(self.deck_evidence)
+        self.streets = len(city.streets)
+        # a board card's location name -> the streets it is handled from, filled as names appear
+        self.card_streets: dict[str, tuple[int, ...]] = {}
+
+
+#: id(game) -> (game, its tables); the game is kept so that its id is not reused while the entry lives
+_STATICS: dict[int, tuple[Game, _Static]] = {}
+
+
+def _static(game: Game) -> _Static:
+    got = _STATICS.get(id(game))
+    if got is None or got[0] is not game:
+        if len(_STATICS) >= 64:  # tests build many games; a program plays a few
+            _STATICS.clear()
+        got = _STATICS[id(game)] = (game, _Static(game))
+    return got[1]
+
+
 class Reader:
-    """The view's JSON with the lookups every rule needs (names to ids, cars per street, odds)."""
+    """The view's JSON with the lookups every rule needs (names to ids, cars per street, odds).
+
+    A Reader lives for one decision: what every action's score reads (cars per street, the cards and
+    stacks handled from each street, the cops' characters) is computed once here, the game's tables
+    once per game (:class:`_Static`).
+    """
 
     def __init__(self, game: Game, data: Mapping[str, Any], accuse_at: float | None = None) -> None:
         self.game = game
         self.data = data
         self.accuse_at = accuse_at if "history" in data and data.get("my_loyalty") != "dirty" else None
         self._suspects: list[float] | None = None
+        static = self._static = _static(game)
         self.city = game.city  # type: ignore[attr-defined]
         self.content = game.content  # type: ignore[attr-defined]
-        self.chars = {c.name: c for c in self.content.characters}
-        self.events = {e.name: e for e in self.content.events}
-        self.police = {p.name: p for p in self.content.police}
+        self.chars = static.chars
+        self.events = static.events
+        self.police = static.police
         self.seat: int = int(data["seat"])
         self.cops: list[dict[str, Any]] = list(data["cops"])
-        self.street_of = [self.city.street(c["street"]) for c in self.cops]
-        self.support = [self.city.street(s) for s in data["support"]]
+        street = self.city.street
+        self.street_of = [street(c["street"]) for c in self.cops]
+        self.support = [street(s) for s in data["support"]]
         self.mine = [i for i, c in enumerate(self.cops) if c["seat"] == self.seat]
         self.dirty = data.get("my_loyalty") == "dirty"
         self.revealed = bool(self.dirty and (data.get("loyalty") or [None] * (self.seat + 1))[self.seat])
-        self.complete = all(p >= e for p, (e, _) in zip(data["placed"], self.content.decks, strict=True))
-        self.evidence_left = sum(e for (e, _) in self.content.decks) - sum(data["placed"])
+        placed = data["placed"]
+        self.complete = all(p >= e for p, e in zip(placed, static.deck_evidence, strict=True))
+        self.evidence_left = static.evidence_total - sum(placed)
         self.board = list(data["board"])
-        self.blocked = frozenset(self.city.intersection_ids[b["where"]] for b in self.board
-                                 if b["where"] in self.city.intersection_ids)
+        ids = self.city.intersection_ids
+        self.blocked = frozenset(ids[b["where"]] for b in self.board if b["where"] in ids)
         self._best: dict[tuple[int, int], tuple[float, str]] = {}
         self._reach: dict[int, tuple[int, dict[int, int], dict[int, int]]] = {}
+        # streets by the best action there, per cop (the move phase's "nearby chances")
+        self._ranked: dict[int, list[int]] = {}
+        self._roll: tuple[str, float, float, float] | None = None
+        # (a name the content lacks fails where a rule reads it, as it did before this table)
+        self._char_of: list[Any] = [static.chars.get(c["character"]) for c in self.cops]
+        # built on first use (most decisions are small and never read them): see _board_tables
+        self._cars: list[int] | None = None
+        self._on: list[int] = []
+        self._cards_at: dict[int, list[dict[str, Any]]] = {}
+        self._stacks_at: dict[int, list[dict[str, Any]]] = {}
+        self._stack_of: dict[str, dict[str, Any]] | None = None
+        self._thefts: list[dict[str, Any]] | None = None
+
+    def _car_tables(self) -> list[int]:
+        """Police cars per street (cops on the board and support vehicles), and where each cop's car
+        counts (-1 once out): :meth:`cars_on` is asked by every rule at every street."""
+        self._on = [-1 if c["out"] else s for c, s in zip(self.cops, self.street_of, strict=True)]
+        cars = [0] * self._static.streets
+        for s in self._on:
+            if s >= 0:
+                cars[s] += 1
+        for s in self.support:
+            cars[s] += 1
+        self._cars = cars
+        return cars
+
+    def _stack_tables(self) -> dict[str, dict[str, Any]]:
+        """The board's cards by the streets they are handled from, and the stacks no card covers by
+        their building's street, each in board / stack order (what :meth:`_best_at` scans at each
+        street); the stacks by deck name."""
+        for card in self.board:
+            for s in dict.fromkeys(self.card_streets(card["where"])):
+                self._cards_at.setdefault(s, []).append(card)
+        covered = {b["where"] for b in self.board}
+        buildings = self.city.buildings
+        stack_of: dict[str, dict[str, Any]] = {}
+        for stack in self.data["stacks"]:
+            stack_of.setdefault(stack["deck"], stack)
+            b = stack["building"]
+            if b and b not in covered and b in buildings:
+                self._stacks_at.setdefault(buildings[b], []).append(stack)
+        self._stack_of = stack_of
+        return stack_of
 
     # --- who decides -----------------------------------------------------------------------------
     def acting_cop(self) -> int:
@@ -181,6 +283,13 @@ class Reader:
 
     def card_streets(self, where: str) -> tuple[int, ...]:
         """Streets from which a card lying at ``where`` is handled (and whose cars are adjacent)."""
+        cache = self._static.card_streets
+        got = cache.get(where)
+        if got is None:
+            got = cache[where] = self._card_streets(where)
+        return got
+
+    def _card_streets(self, where: str) -> tuple[int, ...]:
         city = self.city
         if where in city.buildings:
             return (city.buildings[where],)
@@ -194,18 +303,19 @@ class Reader:
 
     def cars_on(self, street: int, exclude: int = -1) -> int:
         """Police cars on ``street`` (cops still on the board and support vehicles), but cop ``exclude``."""
-        n = sum(1 for i, c in enumerate(self.cops)
-                if not c["out"] and i != exclude and self.street_of[i] == street)
-        return n + self.support.count(street)
+        cars = self._cars if self._cars is not None else self._car_tables()
+        n = cars[street]
+        if 0 <= exclude < len(self._on) and self._on[exclude] == street:
+            n -= 1
+        return n
 
     def stat(self, cop: int, what: str) -> int:
         """A cop's investigate/arrest/emergency value with its upgrade."""
-        c = self.cops[cop]
-        return int(getattr(self.chars[c["character"]], what)) + (1 if what in c["upgrades"] else 0)
+        return int(getattr(self._char_of[cop], what)) + (1 if what in self.cops[cop]["upgrades"] else 0)
 
     def has(self, cop: int, power: str) -> bool:
         """The cop's character has ``power``."""
-        return power in self.chars[self.cops[cop]["character"]].powers
+        return power in self._char_of[cop].powers
 
     def unknown_of(self, card: Mapping[str, Any]) -> str | None:
         """The revealed marker of a board card, "face down", or None (no marker on this card)."""
@@ -219,6 +329,12 @@ class Reader:
         """The card's special kind ("" for an emergency)."""
         event = self.events.get(card["card"])
         return "" if event is None else str(event.special)
+
+    def thefts(self) -> list[dict[str, Any]]:
+        """The board's car theft cards, in board order (every candidate street of a move asks)."""
+        if self._thefts is None:
+            self._thefts = [b for b in self.board if self.special(b) == "car_theft"]
+        return self._thefts
 
     def card_by_slot(self, slot: int) -> dict[str, Any] | None:
         """The board card in 0-based slot ``slot``."""
@@ -318,7 +434,7 @@ class Reader:
 
     def investigate_value(self, cop: int, street: int, deck: str, extra: float = 0.0) -> tuple[float, str]:
         """Score of investigating stack ``deck`` from ``street``: the expected evidence found."""
-        stack = next(s for s in self.data["stacks"] if s["deck"] == deck)
+        stack = (self._stack_of if self._stack_of is not None else self._stack_tables())[deck]
         size, evidence = int(stack["size"]), int(stack["evidence"])
         if stack["gone"] or size == 0 or evidence == 0:
             return -0.5, f"the {deck} stack holds no evidence"
@@ -346,10 +462,10 @@ class Reader:
         return self._best[key]
 
     def _best_at(self, cop: int, street: int) -> tuple[float, str]:
+        if self._stack_of is None:
+            self._stack_tables()
         options: list[tuple[float, str]] = [(1.0, "draw a police card")]
-        for card in self.board:
-            if street not in self.card_streets(card["where"]):
-                continue
+        for card in self._cards_at.get(street, ()):
             special = self.special(card)
             if special in ("", "jail_break", "detainees_run_amok", "officer_down") or (
                     special == "gas_leak" and self.cars_on(street, exclude=cop) >= 1
@@ -357,15 +473,29 @@ class Reader:
                 options.append(self.handle_value(card, cop, street))
         options.append(self.arrest_value(cop, street))
         options.append(self.murderer_value(cop, street))
-        covered = {b["where"] for b in self.board}
-        for stack in self.data["stacks"]:
-            if stack["building"] and self.city.buildings.get(stack["building"]) == street \
-                    and stack["building"] not in covered:
-                options.append(self.investigate_value(cop, street, stack["deck"]))
+        for stack in self._stacks_at.get(street, ()):  # stacks no card covers
+            options.append(self.investigate_value(cop, street, stack["deck"]))
         c = self.cops[cop]
         if street == self.game.station and c["donuts"] > 0 and len(c["upgrades"]) < 2:  # type: ignore[attr-defined]
             options.append((4.5, "upgrade at the station"))
         return max(options)
+
+    def best_near(self, cop: int, street: int, steps: int) -> float:
+        """The best action's score over the streets within ``steps`` moves of ``street`` (not
+        ``street`` itself), 0 when there is none: the move phase's "opportunities within a turn's drive".
+
+        Every candidate street asks this of ~20 neighbours, so the streets are ranked once per decision
+        by their best action and the first one in reach is the maximum.
+        """
+        ranked = self._ranked.get(cop)
+        if ranked is None:
+            best = [self.best_at(cop, s)[0] for s in range(self._static.streets)]
+            ranked = self._ranked[cop] = sorted(range(len(best)), key=best.__getitem__, reverse=True)
+        reach = self.city.reach(street, steps, self.blocked)
+        for s in ranked:
+            if s != street and s in reach:
+                return self._best[(cop, s)][0]
+        return 0.0
 
 
 class PrecinctHeuristic(Bot):
@@ -426,7 +556,7 @@ def score(game: Game, data: Mapping[str, Any], legal: Sequence[Action],
     r = Reader(game, data, accuse_at)
     cop = r.acting_cop()
     prompt = str(data["decision"].get("prompt", ""))
-    blocks = {codec.block_of(a)[0] for a in legal}
+    blocks = {_block_of(a)[0] for a in legal}
     if codec.PICK in blocks:
         return [_pick(r, a) for a in legal]
     if codec.MOVE in blocks:
@@ -471,20 +601,18 @@ def _move(r: Reader, cop: int, a: Action) -> Scored:
     allowance, free, full = r.reach(cop)
     spent = 0 if dest in free else max(0, full.get(dest, allowance) - allowance)
     value, why = r.best_at(cop, dest)
-    for card in r.board:  # a second car on the stolen car's street catches it at the turn's end
-        if r.special(card) == "car_theft" and dest in r.card_streets(card["where"]) \
-                and r.cars_on(dest, exclude=cop) >= 1:
+    for card in r.thefts():  # a second car on the stolen car's street catches it at the turn's end
+        if dest in r.card_streets(card["where"]) and r.cars_on(dest, exclude=cop) >= 1:
             value += 6.0
             why += "; catch the stolen car"
-    near = max((r.best_at(cop, s)[0] for s in r.city.moves(dest, allowance, r.blocked) if s != dest),
-               default=0.0)
+    near = r.best_near(cop, dest, allowance)
     total = value + 0.15 * near - DONUT * spent
     return a, total, f"{why}{f', {spent} donut(s)' if spent else ''}"
 
 
 def _action(r: Reader, cop: int, a: Action) -> Scored:
     """PHASE 2: the same priorities as the move, for the car where it stands."""
-    start, i = codec.block_of(a)
+    start, i = _block_of(a)
     street = r.street_of[cop]
     c = r.cops[cop]
     if a == codec.NO_ACTION:
@@ -599,12 +727,22 @@ def _claim(r: Reader, a: Action, threshold: float) -> Scored:
     return a, (1.0 if (a == codec.HIDE) == hide else 0.0), why
 
 
-def _roll_context(r: Reader) -> tuple[str, float, float, float]:
-    """(kind, chance of success now, with one more die, the roll's worth) of the roll under way."""
+def _roll_context(r: Reader, dice: float | None = None) -> tuple[str, float, float, float]:
+    """(kind, chance of success now, with one more die, the roll's worth) of the roll under way, or as
+    if its dice so far (the view's ``n``) were ``dice``. Every action of a help window asks for the
+    same context: it is computed once per decision."""
+    if dice is None:
+        if r._roll is None:
+            r._roll = _roll_context_of(r, None)
+        return r._roll
+    return _roll_context_of(r, dice)
+
+
+def _roll_context_of(r: Reader, dice: float | None) -> tuple[str, float, float, float]:
     roll = r.data.get("roll") or {}
     kind = str(roll.get("kind", ""))
     cop = int(roll.get("cop", 0))
-    n = float(roll.get("n", 0)) - float(roll.get("sabotage", 0))
+    n = float(roll.get("n", 0) if dice is None else dice) - float(roll.get("sabotage", 0))
     if kind == "arrest":
         hood = int(roll.get("hood", 1))
         punks = int(r.data["punks"][hood - 1])
@@ -642,7 +780,7 @@ def _help(r: Reader, cop: int, a: Action) -> Scored:
     """Assist a roll with a card when it matters; keep two cards; the dirty cop never helps others."""
     if a == codec.PROCEED:
         return a, 0.0, "no help"
-    start, kind = codec.block_of(a)
+    start, kind = _block_of(a)
     card = r.content.police[kind]
     roll = r.data.get("roll") or {}
     own = int(roll.get("cop", -1)) == cop
@@ -690,12 +828,7 @@ def _donuts(r: Reader, cop: int, a: Action) -> Scored:
 
 def _odds_with(r: Reader, what: str, dice: float) -> float:
     """The success chance of the roll under way with ``dice`` dice."""
-    roll = dict(r.data.get("roll") or {})
-    roll["n"] = dice
-    data = dict(r.data)
-    data["roll"] = roll
-    other = Reader(r.game, data)
-    return _roll_context(other)[1]
+    return _roll_context(r, dice)[1]
 
 
 def _sabotage(r: Reader, a: Action) -> Scored:
@@ -753,7 +886,7 @@ def _hood_pick(r: Reader, h: int, why: str) -> float:
 
 def _other(r: Reader, cop: int, prompt: str, a: Action) -> Scored:
     """The smaller decisions: car side, start-of-turn cards, rewards, discards, looks, hoods, specials."""
-    start, i = codec.block_of(a)
+    start, i = _block_of(a)
     if a in (codec.MARKED, codec.UNMARKED):
         want = _preferred_marked(r, cop)
         return a, 1.0 if (a == codec.MARKED) == want else -0.5, "marked unless an investigator"

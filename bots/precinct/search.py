@@ -9,10 +9,10 @@ self-play): truncated playouts with an evaluation, far less noisy than a game's 
 cheaper (Tesauro & Galperin 1996 truncate their backgammon rollouts the same way).
 
 * **Playouts.** Each seat plays the heuristic's best action on *its own* board data
-  (:func:`solver.games.precinct.view.board_data`: its view less the history and the action texts,
-  which are most of a view's cost), ties broken by the search's SplitMix64 stream
-  (:func:`heuristic_action`). A simulated seat thus knows its own hand only; the dirty cop plays the
-  heuristic's plausible sabotage.
+  (:func:`solver.games.precinct.view.policy_data`: the part of its view the heuristic reads, without
+  the history and the action texts, which are most of a view's cost), ties broken by the search's
+  SplitMix64 stream (:func:`heuristic_action`). A simulated seat thus knows its own hand only; the
+  dirty cop plays the heuristic's plausible sabotage.
 * **Horizon.** A line of play ends once ``horizon`` more cop turns have begun than at the root
   (``horizon=0``: play to the end), or at the game's end; its returns are then the value's estimate
   for the good seats and its complement for the dirty ones (:meth:`PrecinctSim.returns`).
@@ -37,7 +37,7 @@ from bots.precinct.heuristic import HIDE_THRESHOLD, score
 from bots.precinct.suspicion import Watch
 from solver.core import CHANCE, Action, State
 from solver.core.rng import SplitMix64
-from solver.games.precinct.view import board_data
+from solver.games.precinct.view import policy_data
 
 if TYPE_CHECKING:
     from solver.games.precinct.state import PrecinctState
@@ -53,12 +53,13 @@ def heuristic_action(st: PrecinctState, rng: SplitMix64, hide_threshold: float =
     """The heuristic bot's choice for the seat to act in ``st``, read off its board data.
 
     The same scores as :class:`bots.precinct.heuristic.PrecinctHeuristic` on the seat's view (the
-    heuristic reads no history), ties broken by ``rng`` (one draw, only when there is a tie).
+    heuristic reads no history), ties broken by ``rng`` (one draw, only when there is a tie). The
+    board data is :func:`~solver.games.precinct.view.policy_data`, the part the heuristic reads.
     """
     legal = st.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    scored = score(st.game, board_data(st, st.current_player()), legal, hide_threshold)
+    scored = score(st.game, policy_data(st, st.current_player()), legal, hide_threshold)
     top = max(s for _, s, _ in scored)
     best = [a for a, s, _ in scored if s >= top - _TIE]
     return best[rng.below(len(best))] if len(best) > 1 else best[0]

@@ -174,8 +174,12 @@ class City:
         that meets it ("PHASE 1: Move Your Car"). An intersection in ``blocked`` (an emergency lies on
         it) cannot be passed unless ``through_blocked``. ``steps`` below 0 counts as 0.
         """
-        if through_blocked:
-            blocked = frozenset()
+        return dict(self.reach(start, steps, frozenset() if through_blocked else blocked))
+
+    def reach(self, start: StreetId, steps: int,
+              blocked: frozenset[IntersectionId] = frozenset()) -> Mapping[StreetId, int]:
+        """:meth:`moves` without ``through_blocked``, as the shared memo: read it, never change it (a
+        bot asks this for every street it scores, and the copy :meth:`moves` makes is most of that)."""
         key = (start, steps, blocked)
         found = self._memo.get(key)
         if found is None:
@@ -187,7 +191,7 @@ class City:
                 limit = max(0, min(steps, len(self.streets)))  # the table marks unreachable as len + 1
                 found = {t: d for t, d in enumerate(self._dist[start]) if d <= limit}
             self._memo[key] = found
-        return dict(found)
+        return found
 
     def streets_at(self, intersection: IntersectionId) -> tuple[StreetId, ...]:
         """The streets that end at ``intersection``, in id order (the cars adjacent to an emergency there)."""

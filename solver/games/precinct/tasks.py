@@ -141,9 +141,30 @@ def prompt(st: PrecinctState, task: Task) -> str:
     return template.format(who=who, turn=turn)
 
 
+#: id(game) -> (the game, action -> its notation): every applied action is recorded with its text, and
+#: the codec rebuilds its name tables at every call; the game is held so that its id stays its own
+_TEXTS: dict[int, tuple[Any, dict[Action, str]]] = {}
+
+
+def action_text(game: Any, action: Action) -> str:
+    """``game.action_to_str(action)``, remembered per game (a game's notation never changes)."""
+    if type(action) is not int:  # the codec's own error for a bool or a numpy integer
+        return str(game.action_to_str(action))
+    got = _TEXTS.get(id(game))
+    if got is None or got[0] is not game:
+        if len(_TEXTS) >= 64:  # tests build many games; a program plays a few
+            _TEXTS.clear()
+        got = _TEXTS[id(game)] = (game, {})
+    texts = got[1]
+    text = texts.get(action)
+    if text is None:
+        text = texts[action] = game.action_to_str(action)
+    return text
+
+
 def record(st: PrecinctState, action: Action) -> Record:
     """Who saw ``action``'s text: hidden draws and looks are seen by their owner only."""
-    text = st.game.action_to_str(action)
+    text = action_text(st.game, action)
     task = st.todo[0]
     name = task[0]
     if name in CHANCES:

@@ -95,6 +95,35 @@ def _known(st: PrecinctState, seat: Seat) -> JSON:
             "loyalty": {str(p): ("dirty" if st.loyalty[p] else "good") for p in sorted(st.peeks[seat])}}
 
 
+def _cops_json(st: PrecinctState) -> list[JSON]:
+    game = st.game
+    streets = game.city.streets
+    chars = game.content.characters
+    return [{"seat": c.seat, "character": chars[c.char].name, "street": streets[c.street],
+             "marked": c.marked, "donuts": c.donuts, "cards": len(c.hand),
+             "upgrades": [UPGRADES[u] for u in c.upgrades], "swat": c.swat, "fed": c.fed, "out": c.out,
+             "hospital": c.hospital, "empty": c.empty} for c in st.cops]
+
+
+def _hand_json(st: PrecinctState, seat: Seat) -> list[JSON]:
+    names = st.game.police_names
+    return [{"cop": i, "card": names[k], "new": f}
+            for i, c in enumerate(st.cops) if c.seat == seat for k, f in zip(c.hand, c.fresh, strict=True)]
+
+
+def _stacks_json(st: PrecinctState) -> list[JSON]:
+    return [{"deck": DECKS[d], "building": s.building, "size": s.size, "evidence": s.evidence,
+             "gone": s.gone} for d, s in enumerate(st.stacks)]
+
+
+def _loyalty_json(st: PrecinctState) -> list[str | None]:
+    return [("dirty" if st.loyalty[p] else "good") if st.revealed[p] else None for p in range(st.n)]
+
+
+def _my_loyalty(st: PrecinctState, seat: Seat) -> str | None:
+    return ("dirty" if st.loyalty[seat] else "good") if st.dealt > seat else None
+
+
 def board_data(st: PrecinctState, seat: Seat) -> dict[str, Any]:
     """``seat``'s view JSON less ``history`` and ``legal_actions``: what a policy reads to decide.
 
@@ -104,13 +133,6 @@ def board_data(st: PrecinctState, seat: Seat) -> dict[str, Any]:
     """
     game = st.game
     city = game.city
-    chars = game.content.characters
-    cops = [{"seat": c.seat, "character": chars[c.char].name, "street": city.streets[c.street],
-             "marked": c.marked, "donuts": c.donuts, "cards": len(c.hand),
-             "upgrades": [UPGRADES[u] for u in c.upgrades], "swat": c.swat, "fed": c.fed, "out": c.out,
-             "hospital": c.hospital, "empty": c.empty} for c in st.cops]
-    hand = [{"cop": i, "card": game.police_names[k], "new": f}
-            for i, c in enumerate(st.cops) if c.seat == seat for k, f in zip(c.hand, c.fresh, strict=True)]
     return {
         "game": game.name,
         "config": game.config(),
@@ -119,7 +141,7 @@ def board_data(st: PrecinctState, seat: Seat) -> dict[str, Any]:
         "crime": st.crime,
         "murderer": murderer_hood(st),
         "turn": {"cop": st.cop_index, "seat": st.cop.seat} if st.order else None,
-        "cops": cops,
+        "cops": _cops_json(st),
         "support": [city.streets[s] for s in st.support],
         "punks": list(st.punks),
         "gangs": [game.gang_names[g] if g >= 0 else None for g in st.gangs],
@@ -128,8 +150,7 @@ def board_data(st: PrecinctState, seat: Seat) -> dict[str, Any]:
         "punk_supply": st.punk_supply,
         "donut_supply": st.donut_supply,
         "board": [_slot_json(st, e, s) for e, s in enumerate(st.slots) if s is not None],
-        "stacks": [{"deck": DECKS[d], "building": s.building, "size": s.size, "evidence": s.evidence,
-                    "gone": s.gone} for d, s in enumerate(st.stacks)],
+        "stacks": _stacks_json(st),
         "placed": list(st.placed),
         "police_deck": sum(st.police),
         "police_discard": _counts(game.police_names, st.police_discard),
@@ -138,15 +159,55 @@ def board_data(st: PrecinctState, seat: Seat) -> dict[str, Any]:
         "unknown_stack": unknown_stack(st),
         "unknown_discard": _counts(UNKNOWN, st.unknown_discard),
         "upgrades_left": _counts(UPGRADES, st.upgrades_left),
-        "loyalty": [("dirty" if st.loyalty[p] else "good") if st.revealed[p] else None for p in range(st.n)],
+        "loyalty": _loyalty_json(st),
         "underground": list(st.underground),
         "roll": _roll_json(st, seat),
-        "hand": hand,
-        "my_loyalty": ("dirty" if st.loyalty[seat] else "good") if st.dealt > seat else None,
+        "hand": _hand_json(st, seat),
+        "my_loyalty": _my_loyalty(st, seat),
         "known": _known(st, seat),
         "decision": st.decision().to_json(),
         "result": st.result,
         "reason": st.reason,
+    }
+
+
+#: the keys of :func:`board_data` that :func:`policy_data` leaves out (no playout policy reads them)
+POLICY_OMITS = frozenset({"game", "config", "crime", "punk_supply", "donut_supply", "police_deck",
+                          "police_discard", "event_deck", "event_discard", "unknown_stack",
+                          "unknown_discard", "upgrades_left", "underground", "result", "reason"})
+
+
+def policy_data(st: PrecinctState, seat: Seat) -> dict[str, Any]:
+    """:func:`board_data` less :data:`POLICY_OMITS` and with ``known`` reduced to the events the seat
+    has looked at: the part the ``heuristic`` bot reads, for a search's playouts.
+
+    Each of a search's playout decisions builds one of these (~30 per iteration); the card tallies,
+    the supplies and the looked-at investigation cards and loyalty cards are a third of the board
+    data's cost and the heuristic reads none of them. Every value here equals board data's.
+    """
+    game = st.game
+    city = game.city
+    names = game.event_names
+    return {
+        "seat": seat,
+        "turn_track": st.turn_track,
+        "murderer": murderer_hood(st),
+        "turn": {"cop": st.cop_index, "seat": st.cop.seat} if st.order else None,
+        "cops": _cops_json(st),
+        "support": [city.streets[s] for s in st.support],
+        "punks": list(st.punks),
+        "gangs": [game.gang_names[g] if g >= 0 else None for g in st.gangs],
+        "patrol": list(st.patrol),
+        "patrol_stock": st.patrol_stock,
+        "board": [_slot_json(st, e, s) for e, s in enumerate(st.slots) if s is not None],
+        "stacks": _stacks_json(st),
+        "placed": list(st.placed),
+        "loyalty": _loyalty_json(st),
+        "roll": _roll_json(st, seat),
+        "hand": _hand_json(st, seat),
+        "my_loyalty": _my_loyalty(st, seat),
+        "known": {"events": {"top": [names[k] if seat in who else None for k, who in st.event_top]}},
+        "decision": st.decision().to_json(),
     }
 
 
