@@ -116,20 +116,12 @@ TimedDraw = Callable[[View, np.random.Generator, Any, Expired], State | None]
 
 
 def timed_resampler(game: Game) -> TimedDraw | None:
-    """The game's resampler that gives up once a deadline passes, or None when it has none (its
-    draws then run to the end). A draw may take far longer than the usual one (Police Precinct: a
-    stack look that a later claim rules out, :mod:`solver.games.precinct.resample`), and a timed
-    pool cannot wait for it."""
+    """The game's ``resample_within(view, rng, belief, expired)``, a resampler that gives up once a
+    deadline passes, or None when it has none (its draws then run to the end). A draw may take far
+    longer than the usual one (Police Precinct: a stack look that a later claim rules out,
+    :mod:`solver.games.precinct.resample`), and a timed pool cannot wait for it."""
     method = getattr(game, "resample_within", None)
-    if callable(method):
-        return cast(TimedDraw, method)
-    if game.name == "precinct":
-        # Police Precinct's module function, until its rules offer it as the method above
-        from solver.games.precinct.resample import resample_within
-
-        return lambda view, rng, belief, expired: resample_within(
-            cast(Any, game), cast(Any, view), rng, belief, expired)
-    return None
+    return cast(TimedDraw, method) if callable(method) else None
 
 
 class PoolDeterminizer(CutOff, Generic[SimT]):

@@ -16,6 +16,7 @@ Where the rulebook is silent, the choice made is said where the rule is implemen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -191,6 +192,17 @@ class PrecinctGame(Game):
         if not isinstance(view, PrecinctView) or view.game != self:
             raise BadStateError(f"precinct: cannot resample {view!r} in {self!r}")
         return resample(self, view, rng, belief)
+
+    def resample_within(self, view: View, rng: np.random.Generator, belief: Any | None,
+                        expired: Callable[[], bool]) -> State | None:
+        """:meth:`resample`'s world, or None once ``expired()`` is true before it is found: a draw
+        can backtrack for a second where the usual one takes milliseconds, and a timed search
+        cannot wait for it (:func:`.resample.resample_within`)."""
+        from solver.games.precinct.resample import resample_within
+
+        if not isinstance(view, PrecinctView) or view.game != self:
+            raise BadStateError(f"precinct: cannot resample {view!r} in {self!r}")
+        return resample_within(self, view, rng, belief, expired)
 
     def view_from_json(self, data: JSON) -> PrecinctView:
         """Rebuild a view from its JSON, checking it could be one of this game's."""
