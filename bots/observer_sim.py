@@ -124,14 +124,20 @@ def timed_resampler(game: Game) -> TimedDraw | None:
     return cast(TimedDraw, method) if callable(method) else None
 
 
+class NoWorldInTime(Exception):
+    """A timed search's first world was not drawn before the decision's time ran out (the search
+    bot then plays unsearched). Not a :class:`ValueError`: no input is at fault."""
+
+
 class PoolDeterminizer(CutOff, Generic[SimT]):
     """Draws ``size`` worlds once (lazily, at the first sample) and hands out copies of them, each
     a world chosen uniformly. ``world(state)`` makes a world's sim. A timed search sets
     :attr:`expired` (its sims' cut-off) and :attr:`pool_full` (no more worlds once true, after the
     first): a draw after the first gives up once ``pool_full()`` is true, when the game's resampler
     can (:func:`timed_resampler`), and the pool keeps the worlds already drawn. The first world is
-    always drawn in full (a search needs one). Untimed (``pool_full`` None), every world is
-    ``game.resample``'s, as before."""
+    drawn whatever ``pool_full`` says (a search needs one), but not past the decision's time: when
+    ``expired()`` turns true during it, :class:`NoWorldInTime`. Untimed, every world is
+    ``game.resample``'s."""
 
     def __init__(self, game: Game, view: View, belief: Any | None, size: int,
                  allowed: frozenset[Action] | None, world: Callable[[State], SimT]) -> None:
@@ -155,7 +161,9 @@ class PoolDeterminizer(CutOff, Generic[SimT]):
                     break
                 started = None if self.clock is None else self.clock.elapsed()
                 np_rng = np.random.default_rng(rng.next())
-                state = self._draw(np_rng, self.pool_full if self.pool else None)
+                state = self._draw(np_rng, self.pool_full if self.pool else self.expired)
+                if state is None and not self.pool:  # the decision's time ran out in the first draw
+                    raise NoWorldInTime(f"{self.game.name}: no world drawn in the decision's time")
                 if state is None:  # the pool's time ran out during this draw: keep those drawn
                     break
                 world = self.world(state)

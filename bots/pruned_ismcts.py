@@ -40,7 +40,7 @@ import numpy as np
 
 from bots.base import Advice, Bot, DecisionClock, Option, on_the_clock
 from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, reserve
-from bots.observer_sim import ObserverSim, PoolDeterminizer
+from bots.observer_sim import NoWorldInTime, ObserverSim, PoolDeterminizer
 from solver.core import Action, ConfigError, Game, State, View
 from solver.search.ismcts import ActionStats, Budget, SearchParams, SearchResult, choose
 from solver.search.sim import Determinizer
@@ -211,9 +211,10 @@ class PrunedISMCTSBot(ISMCTSBot):
         the base's choice is the only one the search could return.
 
         A timed decision whose time left, once the posterior and the base's ranking are known, is
-        shorter than the last search's first world took to draw is not searched: the search could
-        not stop before that world is drawn, and with one iteration the margin keeps the base's
-        choice anyway (:meth:`unsearched`).
+        shorter than the last search's first world took to draw is not searched: with one iteration
+        the margin keeps the base's choice anyway (:meth:`unsearched`). Nor is one whose first world
+        is still being drawn when its time runs out (:class:`~bots.observer_sim.NoWorldInTime`, when
+        the game's resampler can give up).
         """
         with self.deciding() as clock:
             if self.single_candidate(view):
@@ -223,7 +224,10 @@ class PrunedISMCTSBot(ISMCTSBot):
                 self.base_action(view)  # the ranking (and the posterior it reads), kept for the search
                 if clock.left(budget.seconds) - reserve(budget.seconds) < self.world_seconds:
                     return self.unsearched(view, clock.elapsed())
-            result = super().search(view, budget)
+            try:
+                result = super().search(view, budget)
+            except NoWorldInTime:  # a slow first draw used up the decision's time
+                return self.unsearched(view, clock.elapsed())
         if self._det is not None and self._det.world_seconds is not None:
             self.world_seconds = self._det.world_seconds
         action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"])

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bots.observer_sim import ObserverSim, PoolDeterminizer, timed_resampler
+from bots.observer_sim import NoWorldInTime, ObserverSim, PoolDeterminizer, timed_resampler
 from solver.core.rng import SplitMix64
 from solver.games import load as load_game
 from solver.games.precinct import resample as rs
@@ -135,3 +135,29 @@ def test_first_world_is_drawn_even_past_the_deadline() -> None:
 def test_timed_resampler_only_for_games_that_have_one() -> None:
     assert timed_resampler(PLAIN) is not None
     assert timed_resampler(load_game("lineup")) is None
+
+
+def test_no_first_world_past_the_decisions_time() -> None:
+    game, seed, majors, _ = CASES[0]
+    view = _view(game, seed, majors)
+    pool: PoolDeterminizer[ObserverSim] = PoolDeterminizer(game, view, None, 4, None, ObserverSim)
+    pool.pool_full = Ticks(1)
+    pool.expired = Ticks(5)  # the decision's time runs out during the first draw
+    with pytest.raises(NoWorldInTime):
+        pool.sample(SplitMix64(9))
+    assert not pool.pool
+
+
+def test_a_timed_bot_plays_unsearched_when_no_world_is_drawn_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bots.precinct.heuristic import PrecinctHeuristic
+    from bots.precinct.ismcts import PrecinctISMCTSBot
+
+    game, seed, majors, _ = CASES[2]
+    st = heuristic_position(game, seed, majors)
+    me = st.current_player()
+    view = st.view(me)
+    monkeypatch.setattr(type(game), "resample_within", lambda *args: None)
+    bot = PrecinctISMCTSBot(game, me, np.random.default_rng(3), seconds=0.5, worlds=2)
+    result = bot.search(view)
+    ranked = PrecinctHeuristic(game, me, np.random.default_rng(0)).advise(view).ranked
+    assert result.iterations == 0 and result.action == ranked[0].action
