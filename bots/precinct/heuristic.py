@@ -87,6 +87,8 @@ _DIE_MINUS: Final = ("punks", "angry_dog", "shotgun")
 _HARMLESS: Final = ("dedicated_officer", "optional_training", "internal_affairs", "overburdened")
 
 Scored = tuple[Action, float, str]
+#: the fallback action of every street (a police card)
+_DRAW: Final = (1.0, "draw a police card")
 
 
 def p_highest(dice: float, need: int) -> float:
@@ -150,6 +152,7 @@ class _Static:
         self.deck_evidence: tuple[int, ...] = tuple(e for (e, _) in content.decks)
         self.evidence_total = sum(self.deck_evidence)
         self.streets = len(city.streets)
+        self.station: int = game.station  # type: ignore[attr-defined]
         # a board card's location name -> the streets it is handled from, filled as names appear
         self.card_streets: dict[str, tuple[int, ...]] = {}
 
@@ -464,7 +467,11 @@ class Reader:
     def _best_at(self, cop: int, street: int) -> tuple[float, str]:
         if self._stack_of is None:
             self._stack_tables()
-        options: list[tuple[float, str]] = [(1.0, "draw a police card")]
+        if street not in self._cards_at and street not in self._stacks_at \
+                and street != self._static.station and self.city.hood_of(street) is None:
+            # most streets: nothing to handle or investigate, and both arrests score -1 off a Bad Hood
+            return _DRAW
+        options: list[tuple[float, str]] = [_DRAW]
         for card in self._cards_at.get(street, ()):
             special = self.special(card)
             if special in ("", "jail_break", "detainees_run_amok", "officer_down") or (
