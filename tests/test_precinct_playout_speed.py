@@ -1,8 +1,9 @@
 """Police Precinct playouts made faster must play the same moves: seeded heuristic games against
 recorded hashes.
 
-The search's simulator (:func:`bots.precinct.search.heuristic_action` on
-:func:`solver.games.precinct.view.board_data`) and the heuristic bot on full views
+The search's simulator (:func:`bots.precinct.search.heuristic_action`, on
+:func:`solver.games.precinct.view.board_data` when recorded, on its lighter
+:func:`~solver.games.precinct.view.policy_data` since) and the heuristic bot on full views
 (:class:`bots.precinct.heuristic.PrecinctHeuristic`, with and without accusations) were sped up with
 caches and precomputed tables; a speed-up must not change one move. ``tests/data/
 precinct_heuristic_sequences.json`` holds the SHA-256 of each game's whole action sequence (chance
@@ -37,7 +38,7 @@ from solver.games.precinct.view import POLICY_OMITS, board_data, build_view, pol
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "precinct_heuristic_sequences.json"
 
-#: (policy, players, dirty_cop, seed, accuse_at): "sim" is the search's playout policy on board data,
+#: (policy, players, dirty_cop, seed, accuse_at): "sim" is the search's playout policy (policy data),
 #: "bot" the heuristic bot on each seat's full view (it reads the history when it may accuse)
 CASES: list[tuple[str, int, bool, int, float | None]] = [
     ("sim", 4, False, 1, None), ("sim", 4, False, 2, None), ("sim", 4, False, 3, None),
