@@ -68,7 +68,7 @@ from bots.pruned_ismcts import mean_and_se
 from bots.registry import register
 from solver.core import CHANCE, Action, ConfigError, Game, View
 from solver.core.rng import SplitMix64
-from solver.games.precinct.view import board_data
+from solver.games.precinct.view import policy_data
 from solver.search.limits import checkpoint, granted
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def team_ranking(st: PrecinctState, rng: SplitMix64) -> list[Action]:
     rank 0 is exactly the heuristic and ``rng`` moves the same way whatever rank is then taken.
     """
     legal = st.legal_actions()
-    scored = score(st.game, board_data(st, st.current_player()), legal, HIDE_THRESHOLD)
+    scored = score(st.game, policy_data(st, st.current_player()), legal, HIDE_THRESHOLD)
     top = max(s for _, s, _ in scored)
     best = [a for a, s, _ in scored if s >= top - _TIE]
     first = best[rng.below(len(best))] if len(best) > 1 else best[0]
