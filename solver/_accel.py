@@ -51,6 +51,15 @@ TWINS: Final[dict[str, Twin]] = {
             "tests/test_p07sim.py::test_compiled_determinizer_equals_pure",
         ),
     ),
+    # the Police Precinct city as flat C arrays (the same reach, moves, path, distances, hoods) and the
+    # action ids of solver/_ext/precinct_codec.pxd
+    "precinct_city": Twin(
+        ("solver.games.precinct.city",),
+        (
+            "tests/test_precinct_kernel_city.py::test_compiled_equals_pure",
+            "tests/test_precinct_kernel_city.py::test_codec_constants_equal_python",
+        ),
+    ),
     # base classes of compiled simulators (the Sim protocol of solver.search.sim, held equal through
     # p07sim) and the C SplitMix64 they all draw with
     "simbase": Twin(("solver.core.rng",), ("tests/test_rng.py::test_compiled_twin_matches",)),
