@@ -60,6 +60,11 @@ TWINS: Final[dict[str, Twin]] = {
             "tests/test_precinct_kernel_city.py::test_codec_constants_equal_python",
         ),
     ),
+    # the Police Precinct state as one C struct (exact conversions and a memcpy copy; the rules come next)
+    "precinct_state": Twin(
+        ("solver.games.precinct.state",),
+        ("tests/test_precinct_kernel_state.py::test_round_trip_equals_python_state",),
+    ),
     # base classes of compiled simulators (the Sim protocol of solver.search.sim, held equal through
     # p07sim) and the C SplitMix64 they all draw with
     "simbase": Twin(("solver.core.rng",), ("tests/test_rng.py::test_compiled_twin_matches",)),
