@@ -161,7 +161,23 @@ def test_the_watch_moves_the_tables_odds_by_the_dirty_seats_new_signals() -> Non
     assert math.isclose(watch.chance(leaf), 1 / (1 + math.exp(-logit)), rel_tol=1e-9, abs_tol=1e-12)
     sim = PrecinctSim(leaf.clone(), horizon=1, evaluate=lambda s: 0.4, watch=watch, suspicion=0.5)
     if not leaf.revealed[dirty] and leaf.result == 0:
-        assert math.isclose(sim.returns()[dirty], 0.6 - 0.5 * watch.chance(leaf))
+        # 1 - value - suspicion x P(dirty), mapped from [-0.5, 1] into [0, 1]
+        assert math.isclose(sim.returns()[dirty], (0.6 - 0.5 * watch.chance(leaf) + 0.5) / 1.5)
+
+
+def test_a_watched_seats_returns_stay_in_0_1() -> None:
+    from bots.precinct.suspicion import Watch
+
+    st = position(DIRTY, 2, 6)
+    dirty = next(p for p in range(4) if st.loyalty[p])
+    watch = Watch.at_root(st, dirty, 0.999)  # the table all but sure: the cost is near its largest
+    assert watch is not None
+    for v in (0.0, 1.0):  # v = 1: the team surely wins, the dirty seat's worst cut line
+        sim = PrecinctSim(st.clone(), horizon=1, evaluate=lambda s, v=v: v, watch=watch, suspicion=1.0)
+        assert 0.0 <= sim.returns()[dirty] <= 1.0
+    lost = st.clone()
+    lost.end(True, "test: the good cops won")  # a line that ends: the dirty seat lost
+    assert PrecinctSim(lost, watch=watch, suspicion=1.0).returns()[dirty] == 0.5  # (0 + 1) / 2
 
 
 def test_the_dirty_seat_searches_with_the_tables_view() -> None:

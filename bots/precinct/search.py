@@ -104,14 +104,22 @@ class PrecinctSim(ObserverSim):
     def returns(self) -> list[float]:
         """Win/loss at the end; before it, the value's P(good win) for the good seats (1 - it for the
         dirty, less ``suspicion`` times the table's P(dirty) of a watched hidden dirty seat), or 1/2
-        for everyone without an evaluation."""
+        for everyone without an evaluation. A watched seat's returns, end or cut, are then mapped
+        from [-suspicion, 1] into [0, 1]."""
         st = cast("PrecinctState", self.state)
         if st.result != 0:
-            return super().returns()
-        v = 0.5 if self.evaluate is None else self.evaluate(st)
-        out = [1.0 - v if st.loyalty[s] else v for s in range(st.n)]
-        if self.watch is not None and self.suspicion > 0.0 and not st.revealed[self.watch.seat]:
-            out[self.watch.seat] -= self.suspicion * self.watch.chance(st)
+            out = super().returns()
+        else:
+            v = 0.5 if self.evaluate is None else self.evaluate(st)
+            out = [1.0 - v if st.loyalty[s] else v for s in range(st.n)]
+            if self.watch is not None and self.suspicion > 0.0 and not st.revealed[self.watch.seat]:
+                out[self.watch.seat] -= self.suspicion * self.watch.chance(st)
+        if self.watch is not None and self.suspicion > 0.0:
+            # the watched seat's returns span [-suspicion, 1]: mapped back into [0, 1] in every line
+            # (the same increasing map for all, so no choice changes), where the search's standard
+            # errors assume them (bots.pruned_ismcts.mean_se)
+            w = self.watch.seat
+            out[w] = (out[w] + self.suspicion) / (1.0 + self.suspicion)
         return out
 
     def default_action(self, rng: SplitMix64) -> Action:
