@@ -60,6 +60,14 @@ TWINS: Final[dict[str, Twin]] = {
             "tests/test_precinct_kernel_city.py::test_codec_constants_equal_python",
         ),
     ),
+    # the Police Precinct content and options as one C struct (cards, powers, places as ids)
+    "precinct_content": Twin(
+        ("solver.games.precinct.content", "solver.games.precinct.rules"),
+        (
+            "tests/test_precinct_kernel_content.py::test_shipped_content_equals_python",
+            "tests/test_precinct_kernel_content.py::test_user_content_and_city_files",
+        ),
+    ),
     # the Police Precinct state as one C struct (exact conversions and a memcpy copy; the rules come next)
     "precinct_state": Twin(
         ("solver.games.precinct.state",),
