@@ -68,6 +68,15 @@ TWINS: Final[dict[str, Twin]] = {
             "tests/test_precinct_kernel_content.py::test_user_content_and_city_files",
         ),
     ),
+    # the Police Precinct rules, part one (INCOMPLETE, used by no bot): the task machinery and the turn
+    # flow; the kinds of procedures.py and eventcards.py are not ported yet
+    "precinct_rules": Twin(
+        ("solver.games.precinct.tasks", "solver.games.precinct.common", "solver.games.precinct.turn"),
+        (
+            "tests/test_precinct_kernel_rules.py::test_every_ported_step_equals_python",
+            "tests/test_precinct_kernel_rules.py::test_every_character_moves_and_limits_as_in_python",
+        ),
+    ),
     # the Police Precinct state as one C struct (exact conversions and a memcpy copy; the rules come next)
     "precinct_state": Twin(
         ("solver.games.precinct.state",),
