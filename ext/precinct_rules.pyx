@@ -1084,6 +1084,17 @@ cdef class PrecinctCRules:
             self._raise(rc, r.err_kind)
         return rc
 
+    def hospital(self, PrecinctCState cs, int cop):
+        """common.hospital(st, cop) (no task of part one calls it; the tests reach it here)."""
+        cdef PRules r
+        cdef int rc
+        self._bind(&r, cs)
+        if not 0 <= cop < cs.s.n_cops:
+            raise BadStateError(f"precinct kernel: no cop {cop}")
+        rc = pr_hospital(&r, cop)
+        if rc < 0:
+            self._raise(rc, T_DISCARD)
+
     def stopped_at(self, PrecinctCState cs):
         """The head task's name ("" when the queue is empty)."""
         if cs.s.todo_len == 0:

@@ -332,3 +332,32 @@ def test_every_character_moves_and_limits_as_in_python() -> None:
     assert checked >= 500 and through >= 1 and autos["hand_limit"] >= 100, (checked, through, autos)
     # the big hand discards less often than the others (one character against seven)
     assert limited[False] > 7 * limited[True] >= 1, limited
+
+
+def test_hospital_equals_python() -> None:
+    """common.hospital (called by procedures and eventcards, not by part one's tasks): every cop of
+    real positions is sent there in C and in Python; small hands go face up, larger ones queue two
+    discards, the tough character keeps his cards."""
+    m, sm = _mods()
+    game = PrecinctGame(players=5, dirty_cop=True)
+    crules = m.PrecinctCRules(game)
+    shapes: Counter[str] = Counter()
+    st = game.new_initial_state()
+    rng = np.random.default_rng(51)
+    ties = SplitMix64(51)
+    while not st.is_terminal():
+        action = _choose(st, rng, ties, 0.25)
+        if st.todo[0][0] == "start":
+            for i, cop in enumerate(st.cops):
+                for char in range(len(game.content.characters)):
+                    py = st.clone()
+                    py.cops[i].char = char
+                    cs = sm.PrecinctCState.from_state(py)
+                    crules.hospital(cs, i)
+                    common.hospital(py, i)
+                    got, want = cs.to_core(), sm.PrecinctCState.from_state(py).to_core()
+                    assert got == want, _difference(got, want)
+                    shapes["tough" if py.has(py.cops[i], "tough") else
+                           "face up" if len(cop.hand) <= 2 else "discards"] += 1
+        st.apply_unchecked(action)
+    assert min(shapes["tough"], shapes["face up"], shapes["discards"]) >= 20, shapes

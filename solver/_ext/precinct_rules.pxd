@@ -41,8 +41,11 @@ cdef enum:
     PR_BAD = -4
     PR_TERMINAL = -5            # no task (the game is over)
 
-    PR_MAX_ACTIONS = 128        # legal actions of one decision (a move: at most 64 streets)
-    PR_MAX_OUTCOMES = 64        # outcomes of one chance node (a deal: at most 32 police kinds)
+    # Buffer sizes of pr_legal / pr_outcomes. Part one's kinds stay far below them (a move or a support
+    # move: at most 64 streets; start: 2 + 32 cards; a deal: 32 police kinds); a porter adding a kind
+    # that could produce more (an event draw: up to 64 kinds) must check the bound and answer PR_BOUND.
+    PR_MAX_ACTIONS = 128        # legal actions of one decision
+    PR_MAX_OUTCOMES = 64        # outcomes of one chance node
 
     PR_CHANCE = -1              # solver.core.CHANCE
     PR_TERMINAL_SEAT = -4       # solver.core.TERMINAL
