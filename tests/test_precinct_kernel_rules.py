@@ -361,3 +361,26 @@ def test_hospital_equals_python() -> None:
                            "face up" if len(cop.hand) <= 2 else "discards"] += 1
         st.apply_unchecked(action)
     assert min(shapes["tough"], shapes["face up"], shapes["discards"]) >= 20, shapes
+
+
+def test_first_turn_equals_python() -> None:
+    """first_turn (the last set-up task) on every configuration's first position: the queue rebuilt
+    from it alone runs to the first player's start in C as in Python."""
+    m, sm = _mods()
+    autos: Counter[str] = Counter()
+    for config in CONFIGS:
+        game = PrecinctGame(**config)
+        crules = m.PrecinctCRules(game)
+        st = game.new_initial_state()
+        rng = np.random.default_rng(61)
+        ties = SplitMix64(61)
+        while st.turns == 0:
+            st.apply_unchecked(_choose(st, rng, ties, 0.0))
+        st.todo = [("first_turn",)]
+        st.at = len(st.order) - 1
+        cs = sm.PrecinctCState.from_state(st)
+        assert crules.run(cs) == m.OK
+        _python_run(st, PORTED, autos)
+        assert cs.to_core() == sm.PrecinctCState.from_state(st).to_core()
+        assert st.todo[0] == ("start", st.order[0])
+    assert autos["first_turn"] == len(CONFIGS)
