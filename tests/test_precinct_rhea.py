@@ -207,6 +207,21 @@ def test_no_search_when_a_world_cannot_be_drawn_in_the_time_left() -> None:
     assert bot.last is not None and bot.last.worlds == 0 and not bot.last.genomes
 
 
+def test_no_search_when_the_first_world_is_not_drawn_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = view_at()
+    asked: list[bool] = []
+
+    def gives_up(game: object, view: object, rng: object, belief: object, expired: object) -> None:
+        asked.append(True)  # a draw that backtracks past the decision's end
+        return None
+
+    monkeypatch.setattr(type(GAME), "resample_within", gives_up)
+    bot = PrecinctRHEABot(GAME, 0, np.random.default_rng(0), seconds=0.05)
+    bot.clock = FakeClock()
+    assert bot.step(view) == bot.root_ranking(view)[0]
+    assert asked and bot.last is not None and bot.last.worlds == 0 and not bot.last.genomes
+
+
 @pytest.mark.parametrize("options", [{"iterations": 0}, {"population": 1}, {"worlds": 0}, {"length": 0},
                                      {"margin": -1.0}, {"horizon": -1}, {"seconds": 0.0}, {"depth": 3}])
 def test_bad_options_are_rejected(options: dict[str, object]) -> None:

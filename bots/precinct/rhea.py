@@ -34,12 +34,12 @@ the team's next decisions and judges it by playing it out (Perez, Samothrakis, L
    policy only by what the estimates resolve). Minor decisions are the heuristic's, unsearched.
 
 Budget: ``iterations`` genome evaluations per decision (each over every world), or ``seconds`` of
-wall time for the whole decision (:class:`~bots.base.DecisionClock`). A world's draw cannot be
-stopped: a decision is not searched with less time left than the last decision's first world took,
-and past the first no world is drawn after half the time or with less than twice the slowest draw
-left (:meth:`PrecinctRHEABot.draw_worlds`). A genome evaluation still running when the time is up is
-stopped and dropped. An iterations budget with a seed replays the same
-choice: every draw comes from a SplitMix64 seeded from the bot's generator.
+wall time for the whole decision (:class:`~bots.base.DecisionClock`). A decision is not searched
+with less time left than the last decision's first world took; a world's draw gives up when its time
+is up: the first at the decision's end (the decision is then the heuristic's, unsearched), the
+others after :data:`WORLD_SHARE` of the time (:meth:`PrecinctRHEABot.draw_worlds`). A genome
+evaluation still running when the time is up is stopped and dropped. An iterations budget with a
+seed replays the same choice: every draw comes from a SplitMix64 seeded from the bot's generator.
 
 References: D. Perez, S. Samothrakis, S. Lucas and P. Rohlfshagen, "Rolling Horizon Evolution versus
 Tree Search for Navigation in Single-Player Real-Time Games", GECCO 2013, pp. 351-358. K. Sfikas and
@@ -72,6 +72,7 @@ from solver.games.precinct.view import policy_data
 from solver.search.limits import checkpoint, granted
 
 if TYPE_CHECKING:
+    from solver.games.precinct.rules import PrecinctGame
     from solver.games.precinct.state import PrecinctState
 
 #: scores closer than this are ties (the heuristic bot's tolerance, as in :func:`heuristic_action`)
@@ -155,6 +156,11 @@ def playout(world: World, genome: Genome, root: Sequence[Action], seat: int, hor
 
 
 # --- the statistics of the choice ------------------------------------------------------------------
+def _past(clock: DecisionClock, t: float) -> Expired:
+    """True once ``clock`` reads ``t``."""
+    return lambda: clock.elapsed() >= t
+
+
 def paired_gain(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """(mean, standard error) of ``a - b`` over the worlds (the error is infinite below two worlds)."""
     return mean_and_se([x - y for x, y in zip(a, b, strict=True)])
@@ -276,29 +282,32 @@ class PrecinctRHEABot(Bot):
                      for g, x in enumerate(genome))
 
     def draw_worlds(self, view: View, rng: SplitMix64, end: float) -> list[World]:
-        """Up to ``worlds`` worlds, the first always; with a deadline ``end``, no other is started
-        past :data:`WORLD_SHARE` of the time to it, nor with less than twice the slowest draw so far
-        left (a draw cannot be stopped, and the resampler's time is heavy-tailed: one draw in ten
-        takes several times the median)."""
+        """Up to ``worlds`` worlds. With a deadline ``end`` (a timed decision) each draw gives up when
+        its time is up (the resampler's time is heavy-tailed: a draw that backtracks can take a
+        second, :meth:`PrecinctGame.resample_within`): the first at ``end`` (none drawn: an empty
+        list), the others once :data:`WORLD_SHARE` of the time to ``end`` is spent."""
         clock = self._decision
+        timed = clock is not None and math.isfinite(end)
         start = 0.0 if clock is None else clock.elapsed()
         share_end = start + WORLD_SHARE * (end - start)
-        slowest = 0.0
         out: list[World] = []
         n = self.game.num_players
+        game = cast("PrecinctGame", self.game)
         for i in range(self.settings["worlds"]):
-            if i and clock is not None and (clock.elapsed() >= share_end
-                                            or end - clock.elapsed() <= 2.0 * slowest):
-                break
             if i and checkpoint():
                 break
-            before = 0.0 if clock is None else clock.elapsed()
-            state = self.game.resample(view, np.random.default_rng(rng.next()))
-            if clock is not None:
-                took = clock.elapsed() - before
-                slowest = max(slowest, took)
+            np_rng = np.random.default_rng(rng.next())
+            if timed and clock is not None:
+                limit = end if i == 0 else share_end
+                before = clock.elapsed()
+                drawn = game.resample_within(view, np_rng, None, _past(clock, limit))
+                if drawn is None:  # out of time: keep the worlds drawn (none: the caller plays unsearched)
+                    break
                 if i == 0:
-                    self.world_seconds = took
+                    self.world_seconds = clock.elapsed() - before
+                state = drawn
+            else:
+                state = game.resample(view, np_rng)
             out.append(World(cast("PrecinctState", state), tuple(rng.next() for _ in range(n + 1))))
         return out
 
@@ -321,6 +330,8 @@ class PrecinctRHEABot(Bot):
             if len(root) == 1 or end - clock.elapsed() <= self.world_seconds:
                 return self._done(RHEAResult(root, (), (), root[0], root[0], 0, 0, clock.elapsed()))
             worlds = self.draw_worlds(view, rng, end)
+            if not worlds:  # the first world was not drawn in the decision's time
+                return self._done(RHEAResult(root, (), (), root[0], root[0], 0, 0, clock.elapsed()))
             expired = None if seconds is None else self._deadline(clock, end)  # its steps start now
             horizon = self.settings["horizon"]
             seen: dict[Genome, tuple[float, ...]] = {}
