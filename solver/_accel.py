@@ -68,6 +68,13 @@ TWINS: Final[dict[str, Twin]] = {
             "tests/test_precinct_kernel_content.py::test_user_content_and_city_files",
         ),
     ),
+    # the Police Precinct playout heuristic's scores (INCOMPLETE, used by no bot): the move and PHASE 2
+    # action decisions; the scores are those of bots/precinct/heuristic.py read on the seat's
+    # policy_data (the engine never imports bots/, so the twin named is the view the policy reads)
+    "precinct_policy": Twin(
+        ("solver.games.precinct.view",),
+        ("tests/test_precinct_kernel_policy.py::test_scores_and_choices_equal_python",),
+    ),
     # the Police Precinct rules, part one (INCOMPLETE, used by no bot): the task machinery and the turn
     # flow; the kinds of procedures.py and eventcards.py are not ported yet
     "precinct_rules": Twin(
