@@ -1,4 +1,4 @@
-"""The compiled Precinct rules, part one (``ext/precinct_rules.pyx``), step by step against Python.
+"""The compiled Precinct rules (``ext/precinct_rules.pyx``, parts one and two), step by step against Python.
 
 Seeded games are played with the Python rules (the heuristic for every seat, a uniformly random legal
 action one time in four in half of them, chance drawn by its probabilities from a numpy Generator). At
@@ -30,7 +30,7 @@ import pytest
 from bots.precinct.search import heuristic_action
 from solver.core import CHANCE, BadStateError
 from solver.core.rng import SplitMix64
-from solver.games.precinct import common, tasks, turn
+from solver.games.precinct import common, procedures, tasks, turn
 from solver.games.precinct.rules import PrecinctGame
 from solver.games.precinct.state import PrecinctState
 
@@ -61,13 +61,25 @@ CONFIGS: list[dict[str, Any]] = [
     {"players": 3, "support_vehicles": 2},
 ]
 #: the kinds this part of the port covers (the kernel's own list must match it)
-PORTED = frozenset({"start", "move", "support", "discard", "deal_police", "first_turn", "turn_start",
-                    "after_move", "police_phase", "hand_limit", "end_turn"})
+TURN_KINDS = frozenset({"start", "move", "support", "discard", "deal_police", "first_turn", "turn_start",
+                        "after_move", "police_phase", "hand_limit", "end_turn"})
+#: the kinds of procedures.py ported so far
+PROCEDURE_KINDS = frozenset({
+    "action", "inv_draw", "claim", "inv_done", "deck", "look", "order", "officers", "swat", "donuts", "help",
+    "sabotage", "fed", "second", "arrest_roll", "em_roll", "unknown", "reward", "take_reward", "upgrade",
+    "donate", "accused", "loyalty", "hood", "dispatch", "tow", "target"})
+PORTED = TURN_KINDS | PROCEDURE_KINDS
 #: ported kinds that are a head (a decision or chance node) and how often each must be checked at least
-HEAD_MINIMUM = {"start": 100, "move": 200, "support": 100, "discard": 20, "deal_police": 150}
+HEAD_MINIMUM = {"start": 100, "move": 200, "support": 100, "discard": 20, "deal_police": 150,
+                "action": 200, "help": 500, "inv_draw": 30, "claim": 30, "dispatch": 30, "unknown": 40,
+                "em_roll": 80, "fed": 50, "reward": 50, "officers": 5, "arrest_roll": 25, "donuts": 100,
+                "hood": 25, "tow": 10, "upgrade": 3, "deck": 20, "look": 20, "order": 10, "swat": 3,
+                "target": 2, "sabotage": 2, "loyalty": 2, "donate": 10}
 #: bookkeeping kinds and how often each must have run inside a compared step
 AUTO_MINIMUM = {"turn_start": 150, "after_move": 150, "police_phase": 150, "hand_limit": 150,
-                "end_turn": 150}
+                "end_turn": 150, "inv_done": 30, "take_reward": 100, "accused": 3}
+#: ported kinds the seeded games never reach: checked by test_every_action_in_lockstep instead
+RARE = frozenset({"second"})
 
 
 def _mods() -> tuple[Any, Any]:
@@ -198,12 +210,14 @@ def _registered_by(module: ModuleType) -> set[str]:
 
 def test_ported_kinds_are_the_listed_ones() -> None:
     """The kernel ports exactly the kinds common.py and turn.py register, less the set-up ones it
-    refuses; a kind added to either module fails here until it is ported."""
+    refuses, and every kind of procedures.py; a kind added to one of them fails here until it is
+    ported."""
     m, _ = _mods()
     setup = {"car", "pick", "deal_loyalty", "setup_deal", "setup_punk", "stack_block", "setup_emergency"}
     assert m.PORTED == PORTED
     assert setup == m.SETUP
-    assert _registered_by(common) | _registered_by(turn) == PORTED | (setup - {"setup_emergency"})
+    assert _registered_by(common) | _registered_by(turn) == TURN_KINDS | (setup - {"setup_emergency"})
+    assert _registered_by(procedures) == PROCEDURE_KINDS
 
 
 def test_every_ported_step_equals_python() -> None:
@@ -220,11 +234,11 @@ def test_every_ported_step_equals_python() -> None:
         assert heads[name] >= least, (name, heads[name])
     for name, least in AUTO_MINIMUM.items():
         assert autos[name] >= least, (name, autos[name])
-    assert set(HEAD_MINIMUM) | set(AUTO_MINIMUM) | {"first_turn"} == PORTED
+    assert set(HEAD_MINIMUM) | set(AUTO_MINIMUM) | {"first_turn"} | RARE == PORTED
 
 
 def test_unported_and_setup_heads_raise() -> None:
-    """A head of procedures.py / eventcards.py is refused with the kind's name; set-up likewise."""
+    """A head of eventcards.py is refused with the kind's name; set-up likewise."""
     m, sm = _mods()
     game = PrecinctGame(players=4)
     crules = m.PrecinctCRules(game)
@@ -233,13 +247,13 @@ def test_unported_and_setup_heads_raise() -> None:
         crules.legal(sm.PrecinctCState.from_state(st))
     ties = SplitMix64(3)
     rng = np.random.default_rng(3)
-    while st.todo[0][0] != "action":
+    while st.todo[0][0] != "event_draw":
         st.apply_unchecked(_choose(st, rng, ties, 0.0))
     cs = sm.PrecinctCState.from_state(st)
     before = cs.to_core()
-    with pytest.raises(BadStateError, match="task action not ported yet"):
+    with pytest.raises(BadStateError, match="task event_draw not ported yet"):
         crules.legal(cs)
-    with pytest.raises(BadStateError, match="task action not ported yet"):
+    with pytest.raises(BadStateError, match="task event_draw not ported yet"):
         crules.apply(cs, st.legal_actions()[0])
     assert cs.to_core() == before  # nothing was changed
 
@@ -335,7 +349,7 @@ def test_every_character_moves_and_limits_as_in_python() -> None:
 
 
 def test_hospital_equals_python() -> None:
-    """common.hospital (called by procedures and eventcards, not by part one's tasks): every cop of
+    """common.hospital (called by procedures and eventcards): every cop of
     real positions is sent there in C and in Python; small hands go face up, larger ones queue two
     discards, the tough character keeps his cards."""
     m, sm = _mods()
@@ -384,3 +398,116 @@ def test_first_turn_equals_python() -> None:
         assert cs.to_core() == sm.PrecinctCState.from_state(st).to_core()
         assert st.todo[0] == ("start", st.order[0])
     assert autos["first_turn"] == len(CONFIGS)
+
+
+def _lockstep(crules: Any, st: PrecinctState, first: int, rng: np.random.Generator, heads: Counter[str],
+              chosen: Counter[tuple[str, int]], limit: int = 80) -> None:
+    """Apply ``first`` at ``st``'s head, then uniformly random legal actions (chance by its
+    probabilities) to one C state and to ``st`` side by side, comparing actor, legal actions, outcomes
+    and the whole state at every step, until the head is a kind not ported or the game ends."""
+    _, sm = _mods()
+    autos: Counter[str] = Counter()
+    cs = sm.PrecinctCState.from_state(st)
+    action = first
+    for step in range(limit):
+        if st.result or not st.todo or st.todo[0][0] not in PORTED:
+            return
+        name = st.todo[0][0]
+        where = f"step {step} task {st.todo[0]}"
+        assert crules.actor(cs) == st.current_player(), where
+        legal = st.legal_actions()
+        assert crules.legal(cs) == legal, where
+        if name in tasks.CHANCES:
+            want = st.chance_outcomes()
+            got = crules.outcomes(cs)
+            assert [a for a, _ in got] == [a for a, _ in want], where
+            assert all(abs(p - q) <= 1e-12 for (_, p), (_, q) in zip(got, want, strict=True)), where
+            if step:
+                action = int(want[int(rng.choice(len(want), p=[p for _, p in want]))][0])
+        elif step:
+            action = int(legal[int(rng.integers(len(legal)))])
+        crules.apply(cs, action)
+        _python_apply(st, action, PORTED, autos)
+        got_core, want_core = cs.to_core(), sm.PrecinctCState.from_state(st).to_core()
+        assert got_core == want_core, f"{where} action {action}: {_difference(got_core, want_core)}"
+        heads[name] += 1
+        chosen[name, action] += 1
+
+
+def test_every_action_in_lockstep() -> None:
+    """At the action heads of seeded games, every legal action is taken (by a cop given SWAT tokens, a
+    Federal Agent token and donuts, so that each step has choices) and its whole procedure played on
+    with random choices in C and in Python side by side: every branch of the action, the help and
+    sabotage windows, the rolls' outcomes, rewards, the Federal Agent's second emergency, looks and
+    orders, upgrades, reveals and accusations."""
+    m, _ = _mods()
+    heads: Counter[str] = Counter()
+    chosen: Counter[tuple[str, int]] = Counter()
+    for config in CONFIGS[:3]:
+        game = PrecinctGame(**config)
+        crules = m.PrecinctCRules(game)
+        st = game.new_initial_state()
+        rng = np.random.default_rng(71)
+        ties = SplitMix64(71)
+        while not st.is_terminal():
+            action = _choose(st, rng, ties, 0.25)
+            if st.todo[0][0] == "action":
+                for first in st.legal_actions():
+                    doctored = st.clone()
+                    cop = doctored.cops[doctored.todo[0][1]]
+                    cop.swat, cop.fed = 2, 1
+                    cop.donuts += 2
+                    if doctored.game.dirty_cops and rng.random() < 0.5:
+                        other = (cop.seat + 1) % doctored.n  # a dirty cop underground: sabotage windows
+                        doctored.underground[other] = True
+                        for c in doctored.cops:
+                            c.donuts += 2 * (c.seat == other)
+                    _lockstep(crules, doctored, first, rng, heads, chosen)
+            st.apply_unchecked(action)
+    print(f"\nchecked heads {dict(heads)}")
+    pushed = {"second", "dispatch", "target", "tow", "loyalty"}  # test_pushed_heads_in_lockstep's
+    for name in PROCEDURE_KINDS - {"take_reward", "inv_done", "accused"} - pushed:
+        assert heads[name] >= 3, (name, heads)
+    # choices that change the state, not only the default one
+    for name, start in (("swat", 316 + 1), ("officers", 308 + 1), ("donuts", 288 + 1), ("fed", 1)):
+        assert sum(n for (k, a), n in chosen.items() if k == name and a >= start) >= 3, (name, chosen)
+
+
+def test_pushed_heads_in_lockstep() -> None:
+    """The decisions that text cards, rewards, the Federal Agent and event cards push (some rare in
+    play): at the action heads of seeded games each is pushed in front of the queue, every one of its
+    legal actions taken, and the rest played on side by side as in test_every_action_in_lockstep."""
+    m, _ = _mods()
+    heads: Counter[str] = Counter()
+    chosen: Counter[tuple[str, int]] = Counter()
+    for config in (CONFIGS[1], CONFIGS[4]):
+        game = PrecinctGame(**config)
+        crules = m.PrecinctCRules(game)
+        st = game.new_initial_state()
+        rng = np.random.default_rng(81)
+        ties = SplitMix64(81)
+        while not st.is_terminal():
+            action = _choose(st, rng, ties, 0.25)
+            if st.todo[0][0] == "action":
+                cop_i = st.todo[0][1]
+                seat = st.cops[cop_i].seat
+                pushed: list[tuple[Any, ...]] = [
+                    ("second", cop_i), ("dispatch", cop_i), ("hood", cop_i, "outreach"),
+                    ("hood", cop_i, "incite"), ("tow", cop_i), ("target", cop_i), ("loyalty", seat),
+                    ("deck", cop_i, "look2"), ("deck", cop_i, "insider"), ("deck", cop_i, "fresh"),
+                    ("upgrade", cop_i), ("reward", cop_i, (0, 2)), ("fed", cop_i, (1, 3))]
+                if st.patrol_stock:
+                    pushed.append(("hood", cop_i, "officer"))
+                for task in pushed:
+                    doctored = st.clone()
+                    doctored.cops[cop_i].donuts += 1
+                    doctored.cops[cop_i].fed = 1
+                    doctored.todo.insert(0, task)
+                    for first in doctored.legal_actions():
+                        _lockstep(crules, doctored.clone(), first, rng, heads, chosen, limit=30)
+            st.apply_unchecked(action)
+    print(f"\nchecked heads {dict(heads)}")
+    for name in ("second", "dispatch", "hood", "tow", "target", "loyalty", "deck", "look", "order",
+                 "upgrade", "reward", "fed"):
+        assert heads[name] >= 10, (name, heads)
+    assert sum(n for (k, a), n in chosen.items() if k == "second" and a != 0) >= 3, chosen

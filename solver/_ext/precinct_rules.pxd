@@ -1,10 +1,10 @@
 # The Police Precinct rules as nogil C functions over PState / PContent / CityC, for the compiled
-# simulator of issue 22. PART ONE ONLY: the task machinery of solver/games/precinct/tasks.py (actor,
-# legal, outcomes, apply, run) and the handlers of common.py and turn.py from the first turn on, with
-# the hooks turn.py calls into procedures.py (text_plays, play_text) and eventcards.py
+# simulator of issue 22. PARTS ONE AND TWO: the task machinery of solver/games/precinct/tasks.py
+# (actor, legal, outcomes, apply, run), the handlers of common.py and turn.py from the first turn on,
+# and the task kinds of procedures.py (part two), with the hooks they call into eventcards.py
 # (first_player_turn, after_car_move, end_of_turn and what they use: add_punks, discard_slot,
-# pay_rewards). The kernel is INCOMPLETE and no bot uses it: the task kinds of procedures.py and
-# eventcards.py answer PR_NOT_PORTED. tests/test_precinct_kernel_rules.py holds it equal to the Python
+# pay_rewards). The kernel is INCOMPLETE and no bot uses it: the task kinds of eventcards.py answer
+# PR_NOT_PORTED. tests/test_precinct_kernel_rules.py holds it equal to the Python
 # rules step by step on seeded games.
 #
 # Kernels use it as
@@ -14,10 +14,17 @@
 #
 # ---------------------------------------------------------------------------------------------------
 # PORTED task kinds (pr_ported): decisions start, move, support, discard; chance deal_police;
-# bookkeeping first_turn, turn_start, after_move, police_phase, hand_limit, end_turn.
+# bookkeeping first_turn, turn_start, after_move, police_phase, hand_limit, end_turn (turn.py, common.py);
+# from procedures.py: decisions action, claim, officers, swat, donuts, help, fed, second, reward, deck,
+# order, upgrade, donate, hood, dispatch, tow, target, sabotage (seat), loyalty (seat); chances inv_draw,
+# look, arrest_roll, em_roll, unknown; bookkeeping inv_done, take_reward, accused. Their decisions check
+# the action against the options (PR_BAD otherwise); procedures' Notes and st.events records are text
+# only and not kept.
 # SET-UP kinds (pr_setup_kind: car, pick, deal_loyalty, setup_deal, setup_punk, stack_block,
 # setup_emergency) answer PR_SETUP: searches start mid-game, after the set-up.
-# Every other kind answers PR_NOT_PORTED (procedures.py, eventcards.py: the next porter's part).
+# Every other kind answers PR_NOT_PORTED (eventcards.py: event_look, van, pick ... the next porter's
+# part: event_draw, peek_event, place_roll, punk_roll, special_roll, gang, gas, drive, event_phase,
+# resolve, gas_fixed, escape).
 #
 # STATUSES: PR_OK 0; PR_STOPPED 1 (pr_run / pr_apply: the run stopped in front of a task whose kind is
 # not ported, untouched at the head: the state is exactly Python's at the moment its run would have
@@ -41,9 +48,11 @@ cdef enum:
     PR_BAD = -4
     PR_TERMINAL = -5            # no task (the game is over)
 
-    # Buffer sizes of pr_legal / pr_outcomes. Part one's kinds stay far below them (a move or a support
-    # move: at most 64 streets; start: 2 + 32 cards; a deal: 32 police kinds); a porter adding a kind
-    # that could produce more (an event draw: up to 64 kinds) must check the bound and answer PR_BOUND.
+    # Buffer sizes of pr_legal / pr_outcomes. The ported kinds stay below them (a move or a support
+    # move: at most 64 streets; start: 2 + 32 cards; a deal: 32 police kinds; action: 2 + 32 cards + 4
+    # decks + 2 + 16 slots + 4 upgrades + 1 + 8 seats = 69; help: 1 + 2 * 32; inv_draw at most 32
+    # (checked), arrest_roll 40, look 8); a porter adding a kind that could produce more (an event draw:
+    # up to 64 kinds) must check the bound and answer PR_BOUND.
     PR_MAX_ACTIONS = 128        # legal actions of one decision
     PR_MAX_OUTCOMES = 64        # outcomes of one chance node
 
