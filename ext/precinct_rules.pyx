@@ -13,8 +13,8 @@ Pure twins: :mod:`solver.games.precinct.tasks`, :mod:`~solver.games.precinct.com
 call in ``eventcards``). Ported: every task kind of ``common``, ``turn`` and ``procedures`` (action,
 inv_draw, claim, inv_done, deck, look, order, officers, swat, donuts, help, sabotage, fed, second,
 arrest_roll, em_roll, unknown, reward, take_reward, upgrade, donate, accused, loyalty, hood, dispatch,
-tow, target). The task kinds of ``eventcards.py`` are NOT ported yet: :class:`PrecinctCRules` raises
-``BadStateError("precinct kernel: task X not ported yet")`` when one is at the head, and its ``apply``
+tow, target) and ``eventcards``' van. The other task kinds of ``eventcards.py`` are NOT ported yet:
+:class:`PrecinctCRules` raises ``BadStateError("precinct kernel: task X not ported yet")`` when one is at the head, and its ``apply``
 answers :data:`STOPPED` when the run after an action reaches one (the state is then exactly the Python
 state at the moment its run would handle that task). Set-up kinds are refused: searches start mid-game.
 The Python methods are for the tests; a simulator calls the nogil ``pr_*`` functions.
@@ -27,7 +27,7 @@ from libc.string cimport memset
 from solver._ext.precinct_codec cimport *
 from solver._ext.precinct_state cimport *
 from solver._ext.precinct_content cimport *
-from solver._ext.precinct_city cimport CCity, CityC, CITY_MAX, city_reach, city_hood_of, mask_pop
+from solver._ext.precinct_city cimport CCity, CityC, CITY_MAX, city_path, city_reach, city_hood_of, mask_pop
 
 from solver.core.errors import BadStateError
 from solver.games.precinct import eventcards as _eventcards
@@ -107,7 +107,9 @@ cdef bint pr_ported(int kind) noexcept nogil:
             or kind == T_FED or kind == T_SECOND or kind == T_ARREST_ROLL or kind == T_EM_ROLL
             or kind == T_UNKNOWN or kind == T_REWARD or kind == T_TAKE_REWARD or kind == T_UPGRADE
             or kind == T_DONATE or kind == T_ACCUSED or kind == T_LOYALTY or kind == T_HOOD
-            or kind == T_DISPATCH or kind == T_TOW or kind == T_TARGET)
+            or kind == T_DISPATCH or kind == T_TOW or kind == T_TARGET
+            # eventcards.py
+            or kind == T_VAN)
 
 
 cdef bint pr_setup_kind(int kind) noexcept nogil:
@@ -2237,6 +2239,39 @@ cdef int _targeted(PRules* r, const PTask* t, int action) noexcept nogil:
     r.s.peeks[r.s.cops[t.args[0]].seat] |= <uint8_t>bit(action - TARGET)
     return PR_OK
 
+# eventcards.py's escort van (a decision the turn's move pushes)
+
+cdef int _van_legal(const PRules* r, const PTask* t, int* out) noexcept nogil:
+    # eventcards._van_options
+    if not r.s.slots[t.args[1]].full:
+        return 0
+    out[0] = PROCEED
+    out[1] = YES
+    return 2
+
+
+cdef int _van_moved(PRules* r, const PTask* t, int action) noexcept nogil:
+    # eventcards._van: the van follows the car's shortest path a space or two
+    cdef int cop_i = t.args[0]
+    cdef int e = t.args[1]
+    cdef int start = t.args[2]
+    cdef PSlot* slot = &r.s.slots[e]
+    cdef int path[CITY_MAX]
+    cdef int n, card, rc
+    if action != PROCEED and action != YES or not slot.full:
+        return PR_BAD
+    if action != YES:
+        return PR_OK
+    n = city_path(r.city, start, r.s.cops[cop_i].street, pr_blocked(r), path)
+    slot.where = <int8_t>(path[2 if n - 1 > 2 else n - 1] if n else start)
+    if slot.where == r.c.city_hall_street:
+        card = slot.card
+        rc = pr_discard_slot(r, e, True)
+        if rc < 0:
+            return rc
+        return pr_pay_rewards(r, cop_i, card)
+    return PR_OK
+
 
 # --- the dispatch (tasks.py) ----------------------------------------------------------------------
 
@@ -2307,6 +2342,8 @@ cdef int _decision_legal(PRules* r, const PTask* t, int* out) noexcept nogil:
         n = _tow_legal(r, t, out)
     elif t.kind == T_TARGET:
         n = _target_legal(r, t, out)
+    elif t.kind == T_VAN:
+        n = _van_legal(r, t, out)
     else:
         return _unported(r, t.kind)
     if n < 0:
@@ -2452,6 +2489,8 @@ cdef int _apply_task(PRules* r, const PTask* t, int action) noexcept nogil:
         return _towed(r, t, action)
     if t.kind == T_TARGET:
         return _targeted(r, t, action)
+    if t.kind == T_VAN:
+        return _van_moved(r, t, action)
     return _unported(r, t.kind)
 
 

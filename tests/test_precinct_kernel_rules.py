@@ -30,7 +30,7 @@ import pytest
 from bots.precinct.search import heuristic_action
 from solver.core import CHANCE, BadStateError
 from solver.core.rng import SplitMix64
-from solver.games.precinct import common, procedures, tasks, turn
+from solver.games.precinct import common, eventcards, procedures, tasks, turn
 from solver.games.precinct.rules import PrecinctGame
 from solver.games.precinct.state import PrecinctState
 
@@ -68,13 +68,15 @@ PROCEDURE_KINDS = frozenset({
     "action", "inv_draw", "claim", "inv_done", "deck", "look", "order", "officers", "swat", "donuts", "help",
     "sabotage", "fed", "second", "arrest_roll", "em_roll", "unknown", "reward", "take_reward", "upgrade",
     "donate", "accused", "loyalty", "hood", "dispatch", "tow", "target"})
-PORTED = TURN_KINDS | PROCEDURE_KINDS
+#: the kinds of eventcards.py ported so far
+EVENTCARD_KINDS = frozenset({"van"})
+PORTED = TURN_KINDS | PROCEDURE_KINDS | EVENTCARD_KINDS
 #: ported kinds that are a head (a decision or chance node) and how often each must be checked at least
 HEAD_MINIMUM = {"start": 100, "move": 200, "support": 100, "discard": 20, "deal_police": 150,
                 "action": 200, "help": 500, "inv_draw": 30, "claim": 30, "dispatch": 30, "unknown": 40,
                 "em_roll": 80, "fed": 50, "reward": 50, "officers": 5, "arrest_roll": 25, "donuts": 100,
                 "hood": 25, "tow": 10, "upgrade": 3, "deck": 20, "look": 20, "order": 10, "swat": 3,
-                "target": 2, "sabotage": 2, "loyalty": 2, "donate": 10}
+                "target": 2, "sabotage": 2, "loyalty": 2, "donate": 10, "van": 3}
 #: bookkeeping kinds and how often each must have run inside a compared step
 AUTO_MINIMUM = {"turn_start": 150, "after_move": 150, "police_phase": 150, "hand_limit": 150,
                 "end_turn": 150, "inv_done": 30, "take_reward": 100, "accused": 3}
@@ -218,6 +220,7 @@ def test_ported_kinds_are_the_listed_ones() -> None:
     assert setup == m.SETUP
     assert _registered_by(common) | _registered_by(turn) == TURN_KINDS | (setup - {"setup_emergency"})
     assert _registered_by(procedures) == PROCEDURE_KINDS
+    assert _registered_by(eventcards) >= EVENTCARD_KINDS
 
 
 def test_every_ported_step_equals_python() -> None:

@@ -17,14 +17,15 @@
 # bookkeeping first_turn, turn_start, after_move, police_phase, hand_limit, end_turn (turn.py, common.py);
 # from procedures.py: decisions action, claim, officers, swat, donuts, help, fed, second, reward, deck,
 # order, upgrade, donate, hood, dispatch, tow, target, sabotage (seat), loyalty (seat); chances inv_draw,
-# look, arrest_roll, em_roll, unknown; bookkeeping inv_done, take_reward, accused. Their decisions check
+# look, arrest_roll, em_roll, unknown; bookkeeping inv_done, take_reward, accused; from eventcards.py:
+# the decision van. Their decisions check
 # the action against the options (PR_BAD otherwise); procedures' Notes and st.events records are text
 # only and not kept.
 # SET-UP kinds (pr_setup_kind: car, pick, deal_loyalty, setup_deal, setup_punk, stack_block,
 # setup_emergency) answer PR_SETUP: searches start mid-game, after the set-up.
-# Every other kind answers PR_NOT_PORTED (eventcards.py: event_look, van, pick ... the next porter's
-# part: event_draw, peek_event, place_roll, punk_roll, special_roll, gang, gas, drive, event_phase,
-# resolve, gas_fixed, escape).
+# Every other kind answers PR_NOT_PORTED (eventcards.py, the next porter's part: event_look,
+# event_draw, peek_event, place_roll, punk_roll, special_roll, gang, gas, drive, event_phase, resolve,
+# gas_fixed, escape).
 #
 # STATUSES: PR_OK 0; PR_STOPPED 1 (pr_run / pr_apply: the run stopped in front of a task whose kind is
 # not ported, untouched at the head: the state is exactly Python's at the moment its run would have
