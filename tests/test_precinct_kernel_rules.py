@@ -501,6 +501,8 @@ def test_pushed_heads_in_lockstep() -> None:
                     ("upgrade", cop_i), ("reward", cop_i, (0, 2)), ("fed", cop_i, (1, 3))]
                 if st.patrol_stock:
                     pushed.append(("hood", cop_i, "officer"))
+                pushed += [("van", cop_i, e, slot.where) for e, slot in enumerate(st.slots)
+                           if slot is not None and game.content.events[slot.card].special == "escort_van"]
                 for task in pushed:
                     doctored = st.clone()
                     doctored.cops[cop_i].donuts += 1
@@ -511,6 +513,7 @@ def test_pushed_heads_in_lockstep() -> None:
             st.apply_unchecked(action)
     print(f"\nchecked heads {dict(heads)}")
     for name in ("second", "dispatch", "hood", "tow", "target", "loyalty", "deck", "look", "order",
-                 "upgrade", "reward", "fed"):
+                 "upgrade", "reward", "fed", "van"):
         assert heads[name] >= 10, (name, heads)
+    assert sum(n for (k, a), n in chosen.items() if k == "van" and a == 1) >= 5, chosen  # YES: it moves
     assert sum(n for (k, a), n in chosen.items() if k == "second" and a != 0) >= 3, chosen
