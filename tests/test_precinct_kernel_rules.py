@@ -1,4 +1,4 @@
-"""The compiled Precinct rules (``ext/precinct_rules.pyx``, parts one and two), step by step against Python.
+"""The compiled Precinct rules (``ext/precinct_rules.pyx``, every kind of play), step by step against Python.
 
 Seeded games are played with the Python rules (the heuristic for every seat, a uniformly random legal
 action one time in four in half of them, chance drawn by its probabilities from a numpy Generator). At
@@ -8,8 +8,12 @@ both; the C state after the action must equal, field for field, the Python state
 action. When the kernel's run stops in front of a task kind it does not port yet, the Python side is
 compared at the same point: its handler is applied and its bookkeeping run by :func:`_python_apply`,
 which is ``tasks.apply`` with ``tasks.run`` stopping in front of the same kinds (the handlers are the
-rules' own, looked up in the registry). The counts of checked steps per kind are asserted, so a kind
-that silently stops being exercised fails the test.
+rules' own, looked up in the registry); after the set-up it never stops now that every kind of play is
+ported. The counts of checked steps per kind are asserted, so a kind that silently stops being
+exercised fails the test. Rare heads are pushed at real positions (test_every_action_in_lockstep,
+test_pushed_heads_in_lockstep, test_every_event_card_resolves_as_in_python), and whole games are played
+to their end from mid-game states in C alone and in Python alone with the same choosing rule
+(test_whole_playouts_equal_python).
 
 The compiled module is imported directly, so these tests run even under ``COPSOLVER_PUREPYTHON=1``
 when it is built; they skip when it is not, except under ``COPSOLVER_REQUIRE_COMPILED=1``.
@@ -28,7 +32,7 @@ import numpy as np
 import pytest
 
 from bots.precinct.search import heuristic_action
-from solver.core import CHANCE, BadStateError
+from solver.core import CHANCE, TERMINAL, BadStateError
 from solver.core.rng import SplitMix64
 from solver.games.precinct import common, eventcards, procedures, tasks, turn
 from solver.games.precinct.rules import PrecinctGame
@@ -69,19 +73,25 @@ PROCEDURE_KINDS = frozenset({
     "sabotage", "fed", "second", "arrest_roll", "em_roll", "unknown", "reward", "take_reward", "upgrade",
     "donate", "accused", "loyalty", "hood", "dispatch", "tow", "target"})
 #: the kinds of eventcards.py ported so far
-EVENTCARD_KINDS = frozenset({"van"})
+EVENTCARD_KINDS = frozenset({"van", "event_phase", "event_draw", "resolve", "event_look", "peek_event",
+                             "place_roll", "punk_roll", "special_roll", "gang", "gas", "gas_fixed", "drive",
+                             "escape"})
 PORTED = TURN_KINDS | PROCEDURE_KINDS | EVENTCARD_KINDS
 #: ported kinds that are a head (a decision or chance node) and how often each must be checked at least
 HEAD_MINIMUM = {"start": 100, "move": 200, "support": 100, "discard": 20, "deal_police": 150,
                 "action": 200, "help": 500, "inv_draw": 30, "claim": 30, "dispatch": 30, "unknown": 40,
                 "em_roll": 80, "fed": 50, "reward": 50, "officers": 5, "arrest_roll": 25, "donuts": 100,
                 "hood": 25, "tow": 10, "upgrade": 3, "deck": 20, "look": 20, "order": 10, "swat": 3,
-                "target": 2, "sabotage": 2, "loyalty": 2, "donate": 10, "van": 3}
+                "target": 2, "sabotage": 2, "loyalty": 2, "donate": 10, "van": 3, "event_draw": 200,
+                "place_roll": 30, "punk_roll": 50, "gas": 30, "special_roll": 10, "drive": 15,
+                "peek_event": 5, "event_look": 5, "gang": 8}
 #: bookkeeping kinds and how often each must have run inside a compared step
 AUTO_MINIMUM = {"turn_start": 150, "after_move": 150, "police_phase": 150, "hand_limit": 150,
-                "end_turn": 150, "inv_done": 30, "take_reward": 100, "accused": 3}
-#: ported kinds the seeded games never reach: checked by test_every_action_in_lockstep instead
-RARE = frozenset({"second"})
+                "end_turn": 150, "inv_done": 30, "take_reward": 100, "accused": 3, "event_phase": 150,
+                "resolve": 150, "escape": 10}
+#: ported kinds the seeded games never reach: checked by test_every_action_in_lockstep and
+#: test_pushed_heads_in_lockstep instead
+RARE = frozenset({"second", "gas_fixed"})
 
 
 def _mods() -> tuple[Any, Any]:
@@ -220,7 +230,7 @@ def test_ported_kinds_are_the_listed_ones() -> None:
     assert setup == m.SETUP
     assert _registered_by(common) | _registered_by(turn) == TURN_KINDS | (setup - {"setup_emergency"})
     assert _registered_by(procedures) == PROCEDURE_KINDS
-    assert _registered_by(eventcards) >= EVENTCARD_KINDS
+    assert _registered_by(eventcards) == EVENTCARD_KINDS | {"setup_emergency"}
 
 
 def test_every_ported_step_equals_python() -> None:
@@ -240,8 +250,8 @@ def test_every_ported_step_equals_python() -> None:
     assert set(HEAD_MINIMUM) | set(AUTO_MINIMUM) | {"first_turn"} | RARE == PORTED
 
 
-def test_unported_and_setup_heads_raise() -> None:
-    """A head of eventcards.py is refused with the kind's name; set-up likewise."""
+def test_setup_heads_raise() -> None:
+    """A set-up head is refused with the kind's name, and nothing is changed."""
     m, sm = _mods()
     game = PrecinctGame(players=4)
     crules = m.PrecinctCRules(game)
@@ -250,13 +260,13 @@ def test_unported_and_setup_heads_raise() -> None:
         crules.legal(sm.PrecinctCState.from_state(st))
     ties = SplitMix64(3)
     rng = np.random.default_rng(3)
-    while st.todo[0][0] != "event_draw":
+    while st.todo[0][0] != "setup_emergency":
         st.apply_unchecked(_choose(st, rng, ties, 0.0))
     cs = sm.PrecinctCState.from_state(st)
     before = cs.to_core()
-    with pytest.raises(BadStateError, match="task event_draw not ported yet"):
+    with pytest.raises(BadStateError, match="set-up task setup_emergency"):
         crules.legal(cs)
-    with pytest.raises(BadStateError, match="task event_draw not ported yet"):
+    with pytest.raises(BadStateError, match="set-up task setup_emergency"):
         crules.apply(cs, st.legal_actions()[0])
     assert cs.to_core() == before  # nothing was changed
 
@@ -503,17 +513,169 @@ def test_pushed_heads_in_lockstep() -> None:
                     pushed.append(("hood", cop_i, "officer"))
                 pushed += [("van", cop_i, e, slot.where) for e, slot in enumerate(st.slots)
                            if slot is not None and game.content.events[slot.card].special == "escort_van"]
+                pushed += [("event_draw", cop_i), ("peek_event", cop_i)]
                 for task in pushed:
                     doctored = st.clone()
                     doctored.cops[cop_i].donuts += 1
                     doctored.cops[cop_i].fed = 1
                     doctored.todo.insert(0, task)
+                    if task[0] == "peek_event":  # the look that follows a peek (an event look reward)
+                        doctored.todo.insert(1, ("event_look", cop_i))
                     for first in doctored.legal_actions():
                         _lockstep(crules, doctored.clone(), first, rng, heads, chosen, limit=30)
             st.apply_unchecked(action)
     print(f"\nchecked heads {dict(heads)}")
     for name in ("second", "dispatch", "hood", "tow", "target", "loyalty", "deck", "look", "order",
-                 "upgrade", "reward", "fed", "van"):
+                 "upgrade", "reward", "fed", "van", "event_draw", "peek_event", "event_look"):
         assert heads[name] >= 10, (name, heads)
+    assert sum(n for (k, a), n in chosen.items() if k == "event_look" and a == 11) >= 5, chosen  # BOTTOM
     assert sum(n for (k, a), n in chosen.items() if k == "van" and a == 1) >= 5, chosen  # YES: it moves
     assert sum(n for (k, a), n in chosen.items() if k == "second" and a != 0) >= 3, chosen
+
+
+def _run_then_lockstep(crules: Any, st: PrecinctState, rng: np.random.Generator, heads: Counter[str],
+                       chosen: Counter[tuple[str, int]], autos: Counter[str]) -> None:
+    """Run ``st``'s queue (a bookkeeping task pushed at its head) in C and in Python, compare, then play
+    on side by side from the next head as :func:`_lockstep` does."""
+    m, sm = _mods()
+    cs = sm.PrecinctCState.from_state(st)
+    assert crules.run(cs) == m.OK
+    _python_run(st, PORTED, autos)
+    got, want = cs.to_core(), sm.PrecinctCState.from_state(st).to_core()
+    assert got == want, _difference(got, want)
+    if st.result or not st.todo:
+        return
+    legal = st.legal_actions()
+    if st.current_player() == CHANCE:
+        out = st.chance_outcomes()
+        first = int(out[int(rng.choice(len(out), p=[p for _, p in out]))][0])
+    else:
+        first = int(legal[int(rng.integers(len(legal)))])
+    _lockstep(crules, st, first, rng, heads, chosen, limit=30)
+
+
+def test_every_event_card_resolves_as_in_python() -> None:
+    """Every event card of the content resolved at real positions (its resolve task pushed at the action
+    heads of seeded games, the Urgent! token, the punks and gangs, the special's placement and effect),
+    and the specials that wait on the board acted on (a gas leak fixed, the jail breakers' escape, the
+    stolen car's drive), then played on side by side in C and in Python."""
+    m, _ = _mods()
+    heads: Counter[str] = Counter()
+    chosen: Counter[tuple[str, int]] = Counter()
+    autos: Counter[str] = Counter()
+    specials: Counter[str] = Counter()
+    for config in (CONFIGS[0], CONFIGS[1]):
+        game = PrecinctGame(**config)
+        crules = m.PrecinctCRules(game)
+        events = game.content.events
+        st = game.new_initial_state()
+        rng = np.random.default_rng(91)
+        ties = SplitMix64(91)
+        steps = 0
+        while not st.is_terminal():
+            action = _choose(st, rng, ties, 0.25)
+            if st.todo[0][0] == "action" and steps % 3 == 0:
+                cop_i = st.todo[0][1]
+                pushed: list[tuple[Any, ...]] = [("resolve", cop_i, k, 0) for k in range(len(events))]
+                for e, slot in enumerate(st.slots):
+                    special = "" if slot is None else events[slot.card].special
+                    if special == "gas_leak":
+                        pushed += [("gas_fixed", cop_i, e), ("gas", e)]
+                    elif special == "jail_break":
+                        pushed.append(("escape", e))
+                    elif special == "car_theft":
+                        pushed.append(("drive", e))
+                for task in pushed:
+                    doctored = st.clone()
+                    doctored.todo.insert(0, task)
+                    if task[0] == "resolve":
+                        specials[events[task[2]].special or "emergency"] += 1
+                    if task[0] in tasks.AUTOS:
+                        _run_then_lockstep(crules, doctored, rng, heads, chosen, autos)
+                    else:
+                        _lockstep(crules, doctored, doctored.legal_actions()[0], rng, heads, chosen, limit=30)
+            st.apply_unchecked(action)
+            steps += 1
+    print(f"\nchecked heads {dict(heads)}\nbookkeeping run {dict(autos)}\nresolved {dict(specials)}")
+    kinds = {e.special for e in PrecinctGame(**CONFIGS[0]).content.events} - {""}
+    assert all(specials[k] >= 10 for k in kinds), specials
+    for name in ("resolve", "gas_fixed"):  # escape and event_phase: test_every_ported_step_equals_python
+        assert autos[name] >= 3, (name, autos)
+    for name in ("special_roll", "place_roll", "punk_roll", "gang", "gas", "drive", "hood", "target"):
+        assert heads[name] >= 3, (name, heads)
+
+
+#: the configurations whose games are played to their end in C and in Python from mid-game states
+PLAYOUT_CONFIGS = CONFIGS[:4]
+
+
+def _pick(rng: np.random.Generator, actions: list[int], probs: list[float] | None = None) -> int:
+    """The shared choosing rule of the playouts: a seeded uniform index into the legal actions, chance
+    by its probabilities."""
+    if probs is None:
+        return int(actions[int(rng.integers(len(actions)))])
+    return int(actions[int(rng.choice(len(actions), p=probs))])
+
+
+def _python_playout(st: PrecinctState, seed: int) -> list[int]:
+    rng = np.random.default_rng(seed)
+    actions: list[int] = []
+    while not st.is_terminal():
+        if st.current_player() == CHANCE:
+            out = st.chance_outcomes()
+            action = _pick(rng, [a for a, _ in out], [p for _, p in out])
+        else:
+            action = _pick(rng, st.legal_actions())
+        st.apply_unchecked(action)
+        actions.append(action)
+    return actions
+
+
+def _c_playout(crules: Any, cs: Any, seed: int) -> list[int]:
+    m, _ = _mods()
+    rng = np.random.default_rng(seed)
+    actions: list[int] = []
+    while crules.actor(cs) != TERMINAL:
+        if crules.actor(cs) == CHANCE:
+            out = crules.outcomes(cs)
+            action = _pick(rng, [a for a, _ in out], [p for _, p in out])
+        else:
+            action = _pick(rng, crules.legal(cs))
+        assert crules.apply(cs, action) == m.OK  # never STOPPED: every kind of play is ported
+        actions.append(action)
+    return actions
+
+
+def test_whole_playouts_equal_python() -> None:
+    """From mid-game states of seeded games (4 players, 4 and 5 with the Dirty Cop, 2 players) the
+    kernel plays to the end of the game alone, and Python alone, both choosing by the same seeded
+    rule over their own legal actions and chance outcomes: the same actions, the same final state and
+    the same result."""
+    m, sm = _mods()
+    played = 0
+    results: Counter[int] = Counter()
+    for config in PLAYOUT_CONFIGS:
+        game = PrecinctGame(**config)
+        crules = m.PrecinctCRules(game)
+        st = game.new_initial_state()
+        rng = np.random.default_rng(101)
+        ties = SplitMix64(101)
+        steps = 0
+        while not st.is_terminal():
+            if st.turns and steps % 120 == 0:
+                for seed in (1, 2):
+                    py = st.clone()
+                    cs = sm.PrecinctCState.from_state(py)
+                    want = _python_playout(py, seed)
+                    got = _c_playout(crules, cs, seed)
+                    where = f"{config} step {steps} seed {seed}"
+                    assert got == want, where
+                    got_core, want_core = cs.to_core(), sm.PrecinctCState.from_state(py).to_core()
+                    assert got_core == want_core, f"{where}: {_difference(got_core, want_core)}"
+                    assert py.result != 0 and got_core["result"] == py.result, where
+                    results[py.result] += 1
+                    played += 1
+            st.apply_unchecked(_choose(st, rng, ties, 0.0))
+            steps += 1
+    print(f"\nwhole playouts {played}, results {dict(results)}")
+    assert played >= 20, played

@@ -1,11 +1,10 @@
 # The Police Precinct rules as nogil C functions over PState / PContent / CityC, for the compiled
-# simulator of issue 22. PARTS ONE AND TWO: the task machinery of solver/games/precinct/tasks.py
-# (actor, legal, outcomes, apply, run), the handlers of common.py and turn.py from the first turn on,
-# and the task kinds of procedures.py (part two), with the hooks they call into eventcards.py
-# (first_player_turn, after_car_move, end_of_turn and what they use: add_punks, discard_slot,
-# pay_rewards). The kernel is INCOMPLETE and no bot uses it: the task kinds of eventcards.py answer
-# PR_NOT_PORTED. tests/test_precinct_kernel_rules.py holds it equal to the Python
-# rules step by step on seeded games.
+# simulator of issue 22: the task machinery of solver/games/precinct/tasks.py (actor, legal, outcomes,
+# apply, run), the handlers of common.py and turn.py from the first turn on, the task kinds of
+# procedures.py and those of eventcards.py (the event phase, placements, punks and gangs, the Urgent!
+# token, every special). No bot uses it yet. tests/test_precinct_kernel_rules.py holds it equal to the
+# Python rules step by step on seeded games, and plays whole games to their end from mid-game states in
+# C and in Python with the same actions, final state and result.
 #
 # Kernels use it as
 #   from solver._ext.precinct_rules cimport PRules, pr_legal, pr_outcomes, pr_apply, ...
@@ -13,24 +12,23 @@
 # (precinct_content.pxd) and its CityC (precinct_city.pxd); the caller keeps their owners alive.
 #
 # ---------------------------------------------------------------------------------------------------
-# PORTED task kinds (pr_ported): decisions start, move, support, discard; chance deal_police;
-# bookkeeping first_turn, turn_start, after_move, police_phase, hand_limit, end_turn (turn.py, common.py);
-# from procedures.py: decisions action, claim, officers, swat, donuts, help, fed, second, reward, deck,
-# order, upgrade, donate, hood, dispatch, tow, target, sabotage (seat), loyalty (seat); chances inv_draw,
-# look, arrest_roll, em_roll, unknown; bookkeeping inv_done, take_reward, accused; from eventcards.py:
-# the decision van. Their decisions check
-# the action against the options (PR_BAD otherwise); procedures' Notes and st.events records are text
-# only and not kept.
+# PORTED task kinds (pr_ported): every kind of play. Decisions start, move, support, discard; chance
+# deal_police; bookkeeping first_turn, turn_start, after_move, police_phase, hand_limit, end_turn
+# (turn.py, common.py); from procedures.py: decisions action, claim, officers, swat, donuts, help, fed,
+# second, reward, deck, order, upgrade, donate, hood, dispatch, tow, target, sabotage (seat), loyalty
+# (seat); chances inv_draw, look, arrest_roll, em_roll, unknown; bookkeeping inv_done, take_reward,
+# accused; from eventcards.py: decisions van, event_look; chances event_draw, peek_event, place_roll,
+# punk_roll, special_roll, gang, gas, drive; bookkeeping event_phase, resolve, gas_fixed, escape. Their
+# decisions check the action against the options (PR_BAD otherwise), their chances the action's range;
+# Notes and st.events records are text only and not kept.
 # SET-UP kinds (pr_setup_kind: car, pick, deal_loyalty, setup_deal, setup_punk, stack_block,
-# setup_emergency) answer PR_SETUP: searches start mid-game, after the set-up.
-# Every other kind answers PR_NOT_PORTED (eventcards.py, the next porter's part: event_look,
-# event_draw, peek_event, place_roll, punk_roll, special_roll, gang, gas, drive, event_phase, resolve,
-# gas_fixed, escape).
+# setup_emergency) answer PR_SETUP: searches start mid-game, after the set-up. PR_NOT_PORTED is left
+# for a kind added to the Python rules and not yet here.
 #
 # STATUSES: PR_OK 0; PR_STOPPED 1 (pr_run / pr_apply: the run stopped in front of a task whose kind is
-# not ported, untouched at the head: the state is exactly Python's at the moment its run would have
-# handled that task); below 0 an error. On PR_NOT_PORTED / PR_SETUP from pr_legal, pr_outcomes or
-# pr_apply nothing was changed. On PR_BOUND (an array would grow past its precinct_state.pxd bound) or
+# not ported (after the set-up: never), untouched at the head: the state is exactly Python's at the
+# moment its run would have handled that task); below 0 an error. On PR_NOT_PORTED / PR_SETUP from
+# pr_legal, pr_outcomes or pr_apply nothing was changed. On PR_BOUND (an array would grow past its precinct_state.pxd bound) or
 # PR_BAD (a state the rules never make, or an action that is not legal) the state may be half changed
 # and must be dropped. r.err_kind names the task kind concerned.
 # ---------------------------------------------------------------------------------------------------
@@ -52,8 +50,8 @@ cdef enum:
     # Buffer sizes of pr_legal / pr_outcomes. The ported kinds stay below them (a move or a support
     # move: at most 64 streets; start: 2 + 32 cards; a deal: 32 police kinds; action: 2 + 32 cards + 4
     # decks + 2 + 16 slots + 4 upgrades + 1 + 8 seats = 69; help: 1 + 2 * 32; inv_draw at most 32
-    # (checked), arrest_roll 40, look 8); a porter adding a kind that could produce more (an event draw:
-    # up to 64 kinds) must check the bound and answer PR_BOUND.
+    # (checked), arrest_roll 40, look 8; an event draw or peek: at most PS_MAX_EVENT_KINDS = 64 kinds;
+    # a gang draw: at most PS_MAX_GANGS = 16 markers).
     PR_MAX_ACTIONS = 128        # legal actions of one decision
     PR_MAX_OUTCOMES = 64        # outcomes of one chance node
 
