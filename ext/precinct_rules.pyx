@@ -24,8 +24,10 @@ the nogil ``pr_*`` functions.
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 from libc.math cimport pow
 from libc.string cimport memset
+from libc.stdlib cimport malloc, free
 
 from solver._ext.precinct_codec cimport *
+from solver._ext.rng cimport SplitMix, sm_below, sm_uniform
 from solver._ext.precinct_state cimport *
 from solver._ext.precinct_content cimport *
 from solver._ext.precinct_city cimport (CCity, CityC, CITY_MAX, city_path, city_reach, city_moves,
@@ -3277,6 +3279,45 @@ cdef int pr_run(PRules* r) noexcept nogil:
     return PR_OK
 
 
+cdef int pr_random_playout(PRules* r, SplitMix* rng, int max_steps, int* actions,
+                           int* n_out) noexcept nogil:
+    # A whole game from the head to its end: a decision takes legal[below(n)], chance the first outcome
+    # whose running sum of probabilities passes uniform() (the last one when rounding leaves none).
+    # The actions go to ``actions`` (max_steps entries); PR_OK, PR_BOUND past max_steps, or a status.
+    cdef int buf[PR_MAX_ACTIONS]
+    cdef double probs[PR_MAX_OUTCOMES]
+    cdef int n, i, action, who, rc
+    cdef double u, acc
+    n_out[0] = 0
+    while r.s.result == 0 and r.s.todo_len > 0:
+        who = pr_actor(r)
+        if who == PR_CHANCE:
+            n = pr_outcomes(r, buf, probs)
+            if n <= 0:
+                return n if n < 0 else PR_BAD
+            u = sm_uniform(rng)
+            acc = 0.0
+            action = buf[n - 1]
+            for i in range(n):
+                acc += probs[i]
+                if u < acc:
+                    action = buf[i]
+                    break
+        else:
+            n = pr_legal(r, buf)
+            if n <= 0:
+                return n if n < 0 else PR_BAD
+            action = buf[sm_below(rng, n)]
+        if n_out[0] >= max_steps:
+            return PR_BOUND
+        actions[n_out[0]] = action
+        n_out[0] += 1
+        rc = pr_apply(r, action)
+        if rc != PR_OK:
+            return rc if rc < 0 else PR_BAD
+    return PR_OK
+
+
 # --- the Python face (tests) ----------------------------------------------------------------------
 
 cdef class PrecinctCRules:
@@ -3377,6 +3418,27 @@ cdef class PrecinctCRules:
         rc = pr_hospital(&r, cop)
         if rc < 0:
             self._raise(rc, T_DISCARD)
+
+    def random_playout(self, PrecinctCState cs, seed, int max_steps=100000):
+        """Play ``cs`` to the end of the game in nogil C with a SplitMix64 seeded ``seed`` (a decision:
+        legal[below(n)]; chance: the first outcome whose running sum of probabilities passes uniform());
+        the actions taken, as a list (tests and benches: the whole game with no Python in the loop)."""
+        cdef PRules r
+        cdef SplitMix rng
+        cdef int rc, n = 0
+        cdef int* acts = <int*>malloc(max(1, max_steps) * sizeof(int))
+        if acts == NULL:
+            raise MemoryError()
+        self._bind(&r, cs)
+        rng.state = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        try:
+            with nogil:
+                rc = pr_random_playout(&r, &rng, max_steps, acts, &n)
+            if rc < 0:
+                self._raise(rc, r.err_kind)
+            return [acts[i] for i in range(n)]
+        finally:
+            free(acts)
 
     def stopped_at(self, PrecinctCState cs):
         """The head task's name ("" when the queue is empty)."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import time
 from collections import Counter
 from collections.abc import Iterator
 from types import ModuleType
@@ -678,4 +679,64 @@ def test_whole_playouts_equal_python() -> None:
             st.apply_unchecked(_choose(st, rng, ties, 0.0))
             steps += 1
     print(f"\nwhole playouts {played}, results {dict(results)}")
+    assert played >= 20, played
+
+
+def _python_random_playout(st: PrecinctState, seed: int) -> list[int]:
+    """The choosing rule of ``PrecinctCRules.random_playout`` in Python: a decision takes
+    legal[below(n)], chance the first outcome whose running sum of probabilities passes uniform()."""
+    rng = SplitMix64(seed)
+    actions: list[int] = []
+    while not st.is_terminal():
+        if st.current_player() == CHANCE:
+            out = st.chance_outcomes()
+            u, acc, action = rng.uniform(), 0.0, out[-1][0]
+            for a, p in out:
+                acc += p
+                if u < acc:
+                    action = a
+                    break
+        else:
+            legal = st.legal_actions()
+            action = legal[rng.below(len(legal))]
+        st.apply_unchecked(action)
+        actions.append(int(action))
+    return actions
+
+
+def test_nogil_playouts_equal_python() -> None:
+    """The nogil loop (no Python between steps) from mid-game states of seeded games plays the same
+    actions to the same final state and result as its Python twin; prints the time of both."""
+    m, sm = _mods()
+    played = moves = 0
+    c_time = py_time = 0.0
+    for config in PLAYOUT_CONFIGS:
+        game = PrecinctGame(**config)
+        crules = m.PrecinctCRules(game)
+        st = game.new_initial_state()
+        rng = np.random.default_rng(111)
+        ties = SplitMix64(111)
+        steps = 0
+        while not st.is_terminal():
+            if st.turns and steps % 150 == 0:
+                for seed in (3, 4):
+                    py = st.clone()
+                    cs = sm.PrecinctCState.from_state(py)
+                    t0 = time.perf_counter()
+                    want = _python_random_playout(py, seed)
+                    t1 = time.perf_counter()
+                    got = crules.random_playout(cs, seed)
+                    t2 = time.perf_counter()
+                    py_time += t1 - t0
+                    c_time += t2 - t1
+                    where = f"{config} step {steps} seed {seed}"
+                    assert got == want, where
+                    got_core, want_core = cs.to_core(), sm.PrecinctCState.from_state(py).to_core()
+                    assert got_core == want_core, f"{where}: {_difference(got_core, want_core)}"
+                    played += 1
+                    moves += len(got)
+            st.apply_unchecked(_choose(st, rng, ties, 0.0))
+            steps += 1
+    print(f"\nnogil playouts {played} ({moves} actions): C {1e3 * c_time / played:.3f} ms, "
+          f"Python {1e3 * py_time / played:.1f} ms a playout")
     assert played >= 20, played

@@ -36,6 +36,7 @@
 from solver._ext.precinct_state cimport PState, PTask
 from solver._ext.precinct_content cimport PContent
 from solver._ext.precinct_city cimport CityC
+from solver._ext.rng cimport SplitMix
 from libc.stdint cimport uint64_t
 
 cdef enum:
@@ -79,6 +80,10 @@ cdef int pr_outcomes(PRules* r, int* actions, double* probs) noexcept nogil
 cdef int pr_apply(PRules* r, int action) noexcept nogil
 # tasks.run: bookkeeping and empty decisions/chances up to the next decision or chance node
 cdef int pr_run(PRules* r) noexcept nogil
+# the game to its end with a seeded SplitMix choosing (decision: legal[below(n)]; chance: the first
+# outcome whose running sum of probabilities passes uniform()); the actions into ``actions``
+cdef int pr_random_playout(PRules* r, SplitMix* rng, int max_steps, int* actions,
+                           int* n_out) noexcept nogil
 
 # --- helpers the rules share (common.py, state.py and the hooks), for the next porters ------------
 cdef PTask pr_task(int kind, int nargs, int a0, int a1, int a2, int a3) noexcept nogil
