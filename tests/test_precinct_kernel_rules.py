@@ -249,6 +249,7 @@ def test_every_ported_step_equals_python() -> None:
     for name, least in AUTO_MINIMUM.items():
         assert autos[name] >= least, (name, autos[name])
     assert set(HEAD_MINIMUM) | set(AUTO_MINIMUM) | {"first_turn"} | RARE == PORTED
+    assert set(stops) <= rules_mod.SETUP if rules_mod else False  # only in the set-up: play never stops
 
 
 def test_setup_heads_raise() -> None:
