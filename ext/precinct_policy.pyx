@@ -9,7 +9,8 @@ from libc.stdint cimport uint64_t
 from solver._ext.precinct_codec cimport *
 from solver._ext.precinct_state cimport *
 from solver._ext.precinct_content cimport *
-from solver._ext.precinct_city cimport CCity, CityC, CITY_MAX, city_reach, mask_pop
+from solver._ext.precinct_city cimport (CCity, CityC, CITY_MAX, city_reach, city_distance, mask_pop,
+                                        mask_count, __builtin_ctzll)
 from solver._ext.rng cimport SplitMix, sm_below
 
 from solver.core.errors import BadStateError
@@ -24,6 +25,8 @@ cdef enum:
 
 cdef double TIE = 1e-9              # heuristic._TIE
 cdef double DONUT = 2.0             # heuristic.DONUT
+cdef double HIDE_THRESHOLD = 0.3    # heuristic.HIDE_THRESHOLD (search.heuristic_action's)
+cdef int KEEP_CARDS = 2             # heuristic.KEEP_CARDS
 
 
 # --- the odds (heuristic.p_highest, die_chance, p_more_than) ---------------------------------------
@@ -94,12 +97,28 @@ cdef int pp_init(PPolicy* p, const PState* s, const PContent* c, const CityC* ci
         return PP_BAD
     head = &s.todo[s.todo_len - 1]
     p.kind = head.kind
-    if head.kind < T_CAR or head.kind > T_VAN or head.nargs < 1:
-        return PP_BAD           # not a cop's decision (Reader.acting_cop: the prompt names the task's cop)
-    p.cop = head.args[0]
-    if p.cop < 0 or p.cop >= s.n_cops:
-        return PP_BAD
-    p.seat = s.cops[p.cop].seat
+    if head.kind < T_CAR or head.kind > T_LOYALTY or head.nargs < 1:
+        return PP_BAD           # not a decision
+    if head.kind <= T_VAN:
+        # a cop's decision (Reader.acting_cop: the prompt names the task's cop)
+        p.cop = head.args[0]
+        if p.cop < 0 or p.cop >= s.n_cops:
+            return PP_BAD
+        p.seat = s.cops[p.cop].seat
+    else:
+        # a seat's decision: the prompt names no cop; the turn's cop when it is the seat's, else the
+        # seat's first cop, else 0 (Reader.acting_cop; no rule of these decisions reads it)
+        p.seat = head.args[0]
+        if p.seat < 0 or p.seat >= s.n:
+            return PP_BAD
+        p.cop = -1
+        if s.n_order > 0 and 0 <= s.at < s.n_order and s.cops[s.order[s.at]].seat == p.seat:
+            p.cop = s.order[s.at]
+        for i in range(s.n_cops):
+            if p.cop < 0 and s.cops[i].seat == p.seat:
+                p.cop = i
+        if p.cop < 0:
+            p.cop = 0
     # my_loyalty (dealt loyalty cards only) and the public loyalty list
     p.dirty = s.dealt > p.seat and (s.loyalty >> p.seat) & 1
     p.revealed = p.dirty and (s.revealed >> p.seat) & 1
@@ -155,6 +174,7 @@ cdef int pp_init(PPolicy* p, const PState* s, const PContent* c, const CityC* ci
                 p.stack_street[d] = -1
                 break
     p.best_done = 0
+    p.roll_done = False
     return PP_OK
 
 
@@ -201,12 +221,21 @@ cdef inline bint lookouts(const PPolicy* p, int hood) noexcept nogil:
     return g >= 0 and p.c.gangs[g] == GANG_LOOKOUTS
 
 
-cdef void emergency_mods(const PPolicy* p, int e, double* plus, int* need_plus) noexcept nogil:
-    # Reader.emergency_mods with Reader.unknown_of
+cdef inline int unknown_of(const PPolicy* p, int e) noexcept nogil:
+    # Reader.unknown_of: the revealed marker (UK_*), -2 face down, -1 none (or no marker slot)
+    cdef const PSlot* slot = &p.s.slots[e]
+    cdef const PEvent* ev = &p.c.events[slot.card]
+    if not ev.unknown or ev.special != SP_NONE:
+        return -1
+    return slot.unknown
+
+
+cdef void emergency_mods(const PPolicy* p, int e, int cop, double* plus, int* need_plus) noexcept nogil:
+    # Reader.emergency_mods with Reader.unknown_of, for ``cop``'s car
     cdef const PSlot* slot = &p.s.slots[e]
     cdef const PEvent* ev = &p.c.events[slot.card]
     cdef int u = slot.unknown
-    cdef bint marked = p.s.cops[p.cop].marked
+    cdef bint marked = p.s.cops[cop].marked
     plus[0] = 0.0
     need_plus[0] = 0
     if not ev.unknown or ev.special != SP_NONE or u == -1:
@@ -243,7 +272,7 @@ cdef double pp_handle_value(PPolicy* p, int e) noexcept nogil:
     if ev.special == SP_GAS_LEAK:
         return 9.0
     dice = stat(p, cop, STAT_EMERGENCY) + adjacent + (1 if has(p, cop, POW_NEGOTIATOR) else 0)
-    emergency_mods(p, e, &plus, &need_plus)
+    emergency_mods(p, e, cop, &plus, &need_plus)
     need = ev.number + need_plus
     pr = p_highest(dice + plus, need)
     best = 0.0
@@ -431,8 +460,8 @@ cdef int move_scores(PPolicy* p, const int* legal, int n, double* out) noexcept 
     return PP_OK
 
 
-cdef double play_text(PPolicy* p, int kind) noexcept nogil:
-    # heuristic._play_text with action_phase=True
+cdef double play_text(PPolicy* p, int kind, bint action_phase) noexcept nogil:
+    # heuristic._play_text
     cdef const PCop* c = &p.s.cops[p.cop]
     cdef int text = p.c.police[kind].text
     cdef int h, d, punks_max = 0, patrol = 0
@@ -455,7 +484,7 @@ cdef double play_text(PPolicy* p, int kind) noexcept nogil:
         return 5.0
     if text == TX_TOW_TRUCK and p.blocked:
         return 4.0
-    if text == TX_FRESH_PERSPECTIVE:
+    if text == TX_FRESH_PERSPECTIVE and action_phase:
         for d in range(PC_DECKS):
             if not p.s.stacks[d].gone and p.s.stacks[d].evidence and p.s.stacks[d].building >= 0 \
                     and p.city.building_street[p.s.stacks[d].building] == c.street:
@@ -480,11 +509,18 @@ cdef double reveal(const PPolicy* p) noexcept nogil:
     return -10.0
 
 
+cdef inline double upgrade(const PPolicy* p, int u) noexcept nogil:
+    # heuristic._upgrade
+    if u == UP_MOVE:
+        return 4.2
+    return 4.0 + 0.3 * p.c.characters[p.s.cops[p.cop].chr].stat[u]
+
+
 cdef int action_scores(PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
     # heuristic._action for every legal action
     cdef const PCop* c = &p.s.cops[p.cop]
     cdef int street = c.street
-    cdef int i, a, u
+    cdef int i, a
     for i in range(n):
         a = legal[i]
         if a == NO_ACTION:
@@ -500,13 +536,9 @@ cdef int action_scores(PPolicy* p, const int* legal, int n, double* out) noexcep
         elif HANDLE <= a < HANDLE + HANDLE_SIZE:
             out[i] = pp_handle_value(p, a - HANDLE) if p.s.slots[a - HANDLE].full else 0.5
         elif UPGRADE <= a < UPGRADE + UPGRADE_SIZE:
-            u = a - UPGRADE
-            if u == UP_MOVE:
-                out[i] = 4.2
-            else:
-                out[i] = 4.0 + 0.3 * p.c.characters[c.chr].stat[u]
+            out[i] = upgrade(p, a - UPGRADE)
         elif PLAY <= a < PLAY + PLAY_SIZE:
-            out[i] = play_text(p, a - PLAY)
+            out[i] = play_text(p, a - PLAY, True)
         elif a == REVEAL:
             out[i] = reveal(p)
         elif ACCUSE <= a < ACCUSE + ACCUSE_SIZE:
@@ -516,25 +548,483 @@ cdef int action_scores(PPolicy* p, const int* legal, int n, double* out) noexcep
     return PP_OK
 
 
+# --- the smaller decisions (heuristic._pick, _claim, _help, _donuts, _sabotage, _loyalty, _other) ------------
+cdef double p_no_evidence(int size, int evidence, int drawn) noexcept nogil:
+    # heuristic.p_no_evidence: two exact counts and one correctly rounded division, as Python's int / int
+    if drawn <= 0:
+        return 1.0
+    if drawn > size - evidence:
+        return 0.0
+    return comb(size - evidence, drawn) / comb(size, drawn)
+
+
+cdef int pick_scores(const PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
+    # heuristic._pick: the character strongest where the team picked so far is weakest
+    cdef int team[PC_STATS]
+    cdef int i, w, ch, top
+    cdef double total
+    cdef const PCharacter* pc
+    for w in range(PC_STATS):
+        team[w] = 0
+    for i in range(p.s.n_cops):
+        for w in range(PC_STATS):
+            team[w] += p.c.characters[p.s.cops[i].chr].stat[w]
+    for i in range(n):
+        ch = legal[i] - PICK
+        if ch < 0 or ch >= p.c.n_characters:
+            return PP_BAD
+        pc = &p.c.characters[ch]
+        total = 0.0
+        top = pc.stat[0]
+        for w in range(PC_STATS):       # investigate, arrest, emergency, summed in that order
+            total += pc.stat[w] / (1.0 + team[w])
+            if pc.stat[w] > top:
+                top = pc.stat[w]
+        total += 0.3 * top
+        total += 0.2 * mask_count(pc.powers)
+        out[i] = total
+    return PP_OK
+
+
+cdef int support_scores(const PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
+    # score()'s support rule: the street next to my car
+    cdef int target = p.s.cops[p.cop].street
+    cdef int i, dest
+    for i in range(n):
+        dest = legal[i] - SUPPORT
+        if dest < 0 or dest >= p.city.n_streets:
+            return PP_BAD
+        out[i] = -<double>city_distance(p.city, dest, target)
+    return PP_OK
+
+
+cdef int claim_scores(const PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
+    # heuristic._claim: a good cop places; a dirty cop hides only when an honest draw of that many cards
+    # shows no evidence with a chance of at least HIDE_THRESHOLD (the stack as it was before the draw)
+    cdef const PCtx* x = &p.s.ctx
+    cdef bint plain = not p.dirty or p.revealed
+    cdef bint hide = False
+    cdef int i, size, evidence
+    if not plain:
+        # the view's roll shows the cards only to the investigator's seat, and only once drawn
+        if x.kind == CTX_NONE or not x.has_draw or x.n_cards == 0 or x.cop < 0 or x.cop >= p.s.n_cops \
+                or p.s.cops[x.cop].seat != p.seat:
+            plain = True
+        else:
+            size = p.s.stacks[x.deck].evidence + p.s.stacks[x.deck].useless + x.n_cards
+            evidence = p.s.stacks[x.deck].evidence + mask_count(x.cards)
+            hide = p_no_evidence(size, evidence, x.n_cards) >= HIDE_THRESHOLD
+    for i in range(n):
+        if plain:
+            out[i] = 1.0 if legal[i] == PLACE else 0.0
+        else:
+            out[i] = 1.0 if (legal[i] == HIDE) == hide else 0.0
+    return PP_OK
+
+
+cdef inline int slot_card(const PPolicy* p, int e) noexcept nogil:
+    # Reader.card_by_slot: e when slot e holds a card, else -1
+    if 0 <= e < PS_MAX_SLOTS and p.s.slots[e].full:
+        return e
+    return -1
+
+
+cdef void roll_context_of(PPolicy* p, bint with_dice, double dice, int* what, double* pr, double* p1,
+                          double* worth) noexcept nogil:
+    # heuristic._roll_context_of: (kind, the chance of success now, with one more die, the roll's worth)
+    # of the roll under way (ctx), or as if its dice so far were ``dice``
+    cdef const PCtx* x = &p.s.ctx
+    cdef double sab = <double>x.sabotage if x.has_sabotage else 0.0
+    cdef double n = (dice if with_dice else <double>x.n) - sab
+    cdef double q, plus
+    cdef int hood, punks, e, need_plus, need, size, ev
+    what[0] = PR_NONE
+    pr[0] = 1.0
+    p1[0] = 1.0
+    worth[0] = 0.0
+    if x.kind == CTX_ARREST:
+        hood = x.hood
+        punks = p.s.punks[hood - 1]
+        q = die_chance(hood_need(p, hood))
+        if lookouts(p, hood):
+            n = n - 1 if n - 1 > 1.0 else 1.0
+        if p.complete and p.murderer == hood:   # the murderer counts as two punks, arrested last
+            what[0] = PR_MURDERER
+            pr[0] = p_more_than(<int>n, q, punks)
+            p1[0] = p_more_than(<int>n + 1, q, punks)
+            worth[0] = 200.0
+            return
+        what[0] = PR_ARREST
+        worth[0] = 5.0 if punks >= 3 or p.s.gangs[hood - 1] >= 0 else 2.0
+        pr[0] = 1 - pow(1 - q, n)
+        p1[0] = 1 - pow(1 - q, n + 1)
+    elif x.kind == CTX_ESCAPEES:
+        e = slot_card(p, x.slot)
+        need = p.s.slots[e].data if e >= 0 else 3
+        q = die_chance(need)
+        what[0] = PR_ESCAPEES
+        pr[0] = 1 - pow(1 - q, n)
+        p1[0] = 1 - pow(1 - q, n + 1)
+        worth[0] = 5.0
+    elif x.kind == CTX_EMERGENCY or x.kind == CTX_OFFICER_DOWN:
+        what[0] = PR_EMERGENCY if x.kind == CTX_EMERGENCY else PR_OFFICER_DOWN
+        e = slot_card(p, x.slot)
+        if e < 0:
+            pr[0] = 0.5
+            p1[0] = 0.6
+            worth[0] = 5.0
+            return
+        emergency_mods(p, e, x.cop, &plus, &need_plus)
+        need = p.c.events[p.s.slots[e].card].number + need_plus
+        worth[0] = 14.0 if p.s.urgent == e else 8.0
+        pr[0] = p_highest(n + plus, need)
+        p1[0] = p_highest(n + plus + 1, need)
+    elif x.kind == CTX_INVESTIGATE:
+        what[0] = PR_INVESTIGATE
+        ev = p.s.stacks[x.deck].evidence
+        size = ev + p.s.stacks[x.deck].useless
+        if not size or not ev or n >= size:
+            return
+        pr[0] = 1 - p_no_evidence(size, ev, <int>n)
+        p1[0] = 1 - p_no_evidence(size, ev, <int>n + 1)
+        worth[0] = 8.0
+
+
+cdef inline void roll_context(PPolicy* p) noexcept nogil:
+    # heuristic._roll_context with no dice given: computed once per decision
+    if not p.roll_done:
+        roll_context_of(p, False, 0.0, &p.roll_what, &p.roll_p, &p.roll_p1, &p.roll_worth)
+        p.roll_done = True
+
+
+cdef inline double odds_with(PPolicy* p, double dice) noexcept nogil:
+    # heuristic._odds_with
+    cdef int what
+    cdef double pr, p1, worth
+    roll_context_of(p, True, dice, &what, &pr, &p1, &worth)
+    return pr
+
+
+cdef int help_scores(PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
+    # heuristic._help: assist a roll with a card when it matters; keep two cards; the dirty cop never
+    # helps others
+    cdef const PCtx* x = &p.s.ctx
+    cdef bint own = x.cop == p.cop
+    cdef int hand = p.s.cops[p.cop].n_hand
+    cdef int i, a, start, kind, bonus, e, u
+    cdef double gain
+    roll_context(p)
+    for i in range(n):
+        a = legal[i]
+        if a == PROCEED:
+            out[i] = 0.0
+            continue
+        if PLAY <= a < PLAY + PLAY_SIZE:
+            start = PLAY
+            kind = a - PLAY
+        elif HELP <= a < HELP + HELP_SIZE:
+            start = HELP
+            kind = a - HELP
+        else:
+            return PP_BAD
+        if kind >= p.c.n_police:
+            return PP_BAD
+        bonus = 2 if (start == PLAY or p.c.police[kind].dbl) else 1
+        gain = (p.roll_p1 - p.roll_p) * bonus
+        if not (gain < 1.0):
+            gain = 1.0
+        if (p.roll_what == PR_EMERGENCY or p.roll_what == PR_OFFICER_DOWN) and start == HELP:
+            e = slot_card(p, x.slot)
+            if e >= 0:
+                u = unknown_of(p, e)
+                if u == UK_HOSTAGE or u == UK_BOMB:
+                    out[i] = -1.0       # the marker cancels emergency symbols
+                    continue
+        if p.dirty and not own and not p.revealed:
+            out[i] = -1.0
+        elif p.dirty and p.revealed:
+            out[i] = -5.0
+        elif p.roll_what == PR_MURDERER:
+            out[i] = 100.0 * gain + 1.0
+        elif hand <= KEEP_CARDS and not own:
+            out[i] = -0.5
+        elif p.roll_what == PR_INVESTIGATE:
+            out[i] = (gain * p.roll_worth - 0.3) if (p.roll_worth > 0 and p.roll_p < 0.9) else -0.5
+        elif not (p.roll_p < 0.7 or p.roll_what == PR_ARREST and p.roll_p < 0.85):
+            out[i] = -0.5               # the roll is likely already
+        else:
+            out[i] = gain * p.roll_worth - (0.3 if own else 0.6) + (0.05 * (hand - KEEP_CARDS))
+    return PP_OK
+
+
+cdef int donuts_scores(PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
+    # heuristic._donuts: donuts on an own roll while each raises the chance by 12 points or more
+    cdef int i, k
+    cdef double base = <double>p.s.ctx.n
+    cdef double gains
+    for i in range(n):
+        k = legal[i] - DONUTS
+        if k < 0 or k >= DONUTS_SIZE:
+            return PP_BAD
+        if k == 0:
+            out[i] = 0.0
+            continue
+        if p.dirty and not p.revealed:
+            out[i] = -1.0
+            continue
+        roll_context(p)
+        if p.roll_what == PR_MURDERER:
+            out[i] = <double>k
+            continue
+        gains = odds_with(p, base + k) - p.roll_p
+        out[i] = gains - 0.12 * k - (0.05 if p.roll_worth < 3 else 0.0)
+    return PP_OK
+
+
+cdef int sabotage_scores(PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
+    # heuristic._sabotage: a revealed dirty cop spends donuts against a roll when it cuts the odds a lot
+    cdef int i, k
+    cdef double sab = <double>p.s.ctx.sabotage if p.s.ctx.has_sabotage else 0.0
+    cdef double dice = <double>p.s.ctx.n - sab
+    cdef double after, drop, bonus
+    for i in range(n):
+        k = legal[i] - SABOTAGE
+        if k < 0 or k >= SABOTAGE_SIZE:
+            return PP_BAD
+        if k == 0:
+            out[i] = 0.0
+            continue
+        roll_context(p)
+        after = odds_with(p, dice - k + sab) if dice - k >= 0 else 0.0
+        drop = p.roll_p - after
+        bonus = 1.0 if p.roll_what == PR_MURDERER else 0.0
+        out[i] = drop * (1.0 + bonus) - 0.1 * k
+    return PP_OK
+
+
+cdef int loyalty_scores(const PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
+    # heuristic._loyalty: incite in a crowded hood, steal a donut when he has none
+    cdef int i, h, what, donuts = 0, punks = 0
+    for i in range(p.s.n_cops):
+        if p.s.cops[i].seat == p.seat:
+            donuts += p.s.cops[i].donuts
+    for h in range(PS_HOODS):
+        if h == 0 or p.s.punks[h] > punks:
+            punks = p.s.punks[h]
+    for i in range(n):
+        what = legal[i] - LOYALTY
+        if what < 0 or what >= PC_LOYALTY_KINDS:
+            return PP_BAD
+        if what == LA_INCITE:
+            out[i] = 3.0 + punks
+        elif what == LA_STEAL_DONUT:
+            out[i] = 7.0 if donuts == 0 else 1.0
+        else:
+            out[i] = 2.5
+    return PP_OK
+
+
+cdef inline double text_value(int text) noexcept nogil:
+    # heuristic._TEXT_VALUE by TX_* (every text the content knows is in the table)
+    if text == TX_AIR_SUPPORT:
+        return 5.0
+    if text == TX_BACKUP or text == TX_CRIME_LAB:
+        return 4.0
+    if text == TX_HOT_PURSUIT:
+        return 3.5
+    if text == TX_PAPERWORK or text == TX_COFFEE_BREAK:
+        return 3.0
+    if text == TX_DISPATCH_OFFICERS or text == TX_COMMUNITY_OUTREACH:
+        return 2.5
+    if text == TX_FRESH_PERSPECTIVE:
+        return 2.0
+    if text == TX_OVERTIME or text == TX_TOW_TRUCK:
+        return 1.5
+    return 1.0
+
+
+cdef inline double card_keep(const PPolicy* p, int kind) noexcept nogil:
+    # heuristic._card_keep
+    return text_value(p.c.police[kind].text) + (2.0 if p.c.police[kind].dbl else 0.0)
+
+
+cdef inline double hood_pick(const PPolicy* p, int h, bint incite) noexcept nogil:
+    # heuristic._hood_pick
+    cdef int punks = p.s.punks[h]
+    cdef double gang = 2.0 if p.s.gangs[h] >= 0 else 0.0
+    if incite:
+        return punks + gang + (5.0 if punks == 3 else 0.0)
+    return punks + gang - 0.5 * p.s.patrol[h]
+
+
+cdef double swat(PPolicy* p, int k) noexcept nogil:
+    # heuristic._swat
+    cdef int hood = p.s.ctx.hood if p.s.ctx.kind == CTX_ARREST else 1
+    cdef bint big
+    roll_context(p)
+    if p.roll_what == PR_MURDERER:
+        return <double>k
+    big = p.s.punks[hood - 1] >= 3 or p.s.gangs[hood - 1] >= 0
+    if big and p.roll_p < 0.95:
+        return 1.0 if k == 1 else 0.0
+    return -<double>k
+
+
+cdef double van(const PPolicy* p) noexcept nogil:
+    # heuristic._van: escort the van when my car is nearer City Hall than the van's first street
+    cdef int hall = p.c.city_hall_street if p.c.city_hall_building >= 0 else -1
+    cdef int e, first = -1
+    cdef const PSlot* slot
+    if hall < 0:
+        return -1.0
+    for e in range(PS_MAX_SLOTS):
+        if p.s.slots[e].full and p.c.events[p.s.slots[e].card].special == SP_ESCORT_VAN:
+            break
+    else:
+        return -1.0
+    # Reader.card_streets(where)[0]: the building's street, an intersection's lowest street id, a hood's
+    # first street in the file's order, the street itself
+    slot = &p.s.slots[e]
+    if slot.building >= 0:
+        first = p.city.building_street[slot.building]
+    elif slot.at == AT_CROSSING:
+        if p.city.at[slot.where]:
+            first = __builtin_ctzll(p.city.at[slot.where])
+    elif slot.at == AT_HOOD:
+        if p.city.hood_count[slot.where - 1] > 0:
+            first = p.city.hood_streets[slot.where - 1][0]
+    else:
+        first = slot.where
+    if first < 0:
+        return -1.0
+    if city_distance(p.city, p.s.cops[p.cop].street, hall) < city_distance(p.city, first, hall):
+        return 1.0
+    return -1.0
+
+
+cdef inline bint harmless_top(const PPolicy* p) noexcept nogil:
+    # heuristic._other's keep/bottom: the top event card, when this seat looked at it, hurts nobody
+    cdef int sp
+    if p.s.n_event_top <= 0 or not (p.s.event_top[0].know >> p.seat) & 1:
+        return False
+    sp = p.c.events[p.s.event_top[0].kind].special
+    return sp == SP_DEDICATED_OFFICER or sp == SP_OPTIONAL_TRAINING or sp == SP_INTERNAL_AFFAIRS \
+        or sp == SP_OVERBURDENED
+
+
+cdef int other_scores(PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
+    # heuristic._other: car side, start-of-turn cards, rewards, discards, looks, hoods, specials; where
+    # Python reads the prompt ("tows", "van") the task kind is read
+    cdef const PCop* c = &p.s.cops[p.cop]
+    cdef const PCharacter* ch = &p.c.characters[c.chr]
+    cdef int i, a, k, size
+    cdef bint want
+    for i in range(n):
+        a = legal[i]
+        if a == MARKED or a == UNMARKED:
+            # _preferred_marked: marked unless an investigator (the character's own values)
+            want = not (ch.stat[STAT_INVESTIGATE] > (ch.stat[STAT_ARREST] if ch.stat[STAT_ARREST]
+                                                     > ch.stat[STAT_EMERGENCY] else ch.stat[STAT_EMERGENCY]))
+            out[i] = 1.0 if (a == MARKED) == want else -0.5
+        elif PLAY <= a < PLAY + PLAY_SIZE:
+            if a - PLAY >= p.c.n_police:
+                return PP_BAD
+            out[i] = play_text(p, a - PLAY, False)
+        elif REWARD <= a < REWARD + REWARD_SIZE:
+            if a - REWARD >= RW_COUNT:
+                return PP_BAD
+            out[i] = reward_value(a - REWARD)
+        elif DISCARD <= a < DISCARD + DISCARD_SIZE:
+            if a - DISCARD >= p.c.n_police:
+                return PP_BAD
+            out[i] = -card_keep(p, a - DISCARD)
+        elif DECK <= a < DECK + DECK_SIZE:
+            k = a - DECK
+            size = p.s.stacks[k].evidence + p.s.stacks[k].useless
+            out[i] = <double>p.s.stacks[k].evidence / <double>(size if size > 1 else 1)
+        elif a == EV_FIRST:
+            out[i] = 1.0
+        elif a == SHUFFLE:
+            out[i] = 0.0
+        elif a == EV_LAST:
+            out[i] = -1.0
+        elif HOOD <= a < HOOD + HOOD_SIZE:
+            out[i] = 0.5 + hood_pick(p, a - HOOD, p.dirty and p.revealed)
+        elif UPGRADE <= a < UPGRADE + UPGRADE_SIZE:
+            out[i] = upgrade(p, a - UPGRADE)
+        elif HANDLE <= a < HANDLE + HANDLE_SIZE:     # the second emergency (Federal Agent) or the tow
+            if p.kind == T_TOW or not p.s.slots[a - HANDLE].full:
+                out[i] = 1.0
+            else:
+                out[i] = pp_handle_value(p, a - HANDLE)
+        elif a == KEEP or a == BOTTOM:
+            out[i] = 1.0 if (a == KEEP) == harmless_top(p) else 0.0
+        elif DONATE <= a < DONATE + DONATE_SIZE:
+            out[i] = -<double>(a - DONATE)          # accuse_at is None in a playout: give none
+        elif OFFICERS <= a < OFFICERS + OFFICERS_SIZE:
+            out[i] = <double>(a - OFFICERS)
+        elif SWAT <= a < SWAT + SWAT_SIZE:
+            out[i] = swat(p, a - SWAT)
+        elif TARGET <= a < TARGET + TARGET_SIZE:
+            out[i] = -<double>(a - TARGET)
+        elif a == YES:
+            out[i] = van(p) if p.kind == T_VAN else 1.0
+        else:
+            out[i] = 0.0
+    return PP_OK
+
+
 cdef int pp_scores(PPolicy* p, const int* legal, int n, double* out) noexcept nogil:
-    cdef int i
-    cdef bint none_ = False
-    if p.kind == T_MOVE:
+    # heuristic.score: the decision read off the legal actions' blocks, in Python's order
+    cdef int i, a
+    cdef bint f_pick = False, f_move = False, f_support = False, f_none = False, f_place = False
+    cdef bint f_help = False, f_donuts = False, f_sabotage = False, f_loyalty = False
+    for i in range(n):
+        a = legal[i]
+        if PICK <= a < PICK + PICK_SIZE:
+            f_pick = True
+        elif MOVE <= a < MOVE + MOVE_SIZE:
+            f_move = True
+        elif SUPPORT <= a < SUPPORT + SUPPORT_SIZE:
+            f_support = True
+        elif a == NO_ACTION:
+            f_none = True
+        elif a == PLACE:
+            f_place = True
+        elif HELP <= a < HELP + HELP_SIZE or PLAY <= a < PLAY + PLAY_SIZE:
+            f_help = True
+        elif DONUTS <= a < DONUTS + DONUTS_SIZE:
+            f_donuts = True
+        elif SABOTAGE <= a < SABOTAGE + SABOTAGE_SIZE:
+            f_sabotage = True
+        elif LOYALTY <= a < LOYALTY + LOYALTY_SIZE:
+            f_loyalty = True
+        elif a < 0 or a >= DIE:
+            return PP_BAD
+    if f_pick:
+        return pick_scores(p, legal, n, out)
+    if p.kind == T_PICK or p.s.n_cops <= 0:
+        return PP_BAD               # every other rule reads the acting cop
+    if f_move:
         for i in range(n):
             if not (MOVE <= legal[i] < MOVE + MOVE_SIZE):
                 return PP_BAD
         return move_scores(p, legal, n, out)
-    if p.kind == T_ACTION:
-        # score() reads the decision off the blocks: PHASE 2 offers "no action" (else it is not _action)
-        for i in range(n):
-            if legal[i] == NO_ACTION:
-                none_ = True
-            if PICK <= legal[i] < SUPPORT + SUPPORT_SIZE:
-                return PP_NOT_PORTED
-        if not none_:
-            return PP_NOT_PORTED
+    if f_support:
+        return support_scores(p, legal, n, out)
+    if f_none:
         return action_scores(p, legal, n, out)
-    return PP_NOT_PORTED
+    if f_place:
+        return claim_scores(p, legal, n, out)
+    if p.s.ctx.kind != CTX_NONE and f_help:     # a roll's help window
+        return help_scores(p, legal, n, out)
+    if f_donuts:
+        return donuts_scores(p, legal, n, out)
+    if f_sabotage:
+        return sabotage_scores(p, legal, n, out)
+    if f_loyalty:
+        return loyalty_scores(p, legal, n, out)
+    return other_scores(p, legal, n, out)
 
 
 cdef int pp_choose(PPolicy* p, const int* legal, int n, SplitMix* rng) noexcept nogil:

@@ -5,10 +5,18 @@
 # card; every other fact read here is public). The engine never imports bots/: the formulas are
 # copied here, and tests/test_precinct_kernel_policy.py holds the two equal on seeded games.
 #
-# PORTED: the MOVE decision (_move with best_at / best_near and the stolen car) and the PHASE 2 action
-# decision (_action with investigate / arrest / murderer / handle / upgrade / play-text / reveal /
-# accuse). Not ported: every other decision (pick, support, claim, help, donuts, sabotage, loyalty,
-# _other): pp_scores answers PP_NOT_PORTED for their task kinds.
+# PORTED: every decision of heuristic.score, read off the legal actions' blocks in Python's order (pick,
+# move, support, no-action, place, a roll's help window, donuts, sabotage, loyalty, the rest): _pick,
+# _move with best_at / best_near and the stolen car, the support vehicle, the PHASE 2 action decision
+# (_action with investigate / arrest / murderer / handle / upgrade / play-text / reveal / accuse), _claim
+# (the dirty cop's hide rule with heuristic.HIDE_THRESHOLD, the threshold
+# search.heuristic_action plays with), _help / _donuts / _sabotage (with _roll_context,
+# computed once per decision), _loyalty and everything _other covers (car side, start-of-turn texts,
+# rewards, discards, stacks to look at, the looked-at cards' order, hoods, upgrades, donations,
+# officers, SWAT, Internal Affairs' target, tow, escort van, the top event card). Where Python reads the
+# prompt's words ("tows", "van") the task kind is read instead (T_TOW, T_VAN). A seat decision (pick,
+# sabotage, loyalty) acts with Reader.acting_cop's fallback (the turn's cop when it is the seat's, else
+# the seat's first cop); none of its rules reads the cop.
 #
 # Kernels use it as
 #   from solver._ext.precinct_policy cimport PPolicy, pp_init, pp_scores, pp_choose
@@ -35,13 +43,24 @@ cdef enum:
     PP_NOT_PORTED = -1          # the head task is a decision whose scores are not ported
     PP_BAD = -2                 # no decision by a cop at the head, or an action outside its decision
 
+cdef enum:                      # _roll_context's kinds
+    PR_NONE = 0                 # no roll, an accusation: (1.0, 1.0, 0.0)
+    PR_ARREST
+    PR_MURDERER                 # an arrest in the murderer's hood with the board complete
+    PR_ESCAPEES
+    PR_EMERGENCY
+    PR_OFFICER_DOWN
+    PR_INVESTIGATE
+
+
+
 cdef struct PPolicy:
     const PState* s
     const PContent* c
     const CityC* city
     int kind                    # the head task's kind (T_MOVE, T_ACTION, ...)
     int seat                    # the seat to act
-    int cop                     # the acting cop (the task's)
+    int cop                     # the acting cop (the task's; Reader.acting_cop for a seat decision)
     bint dirty                  # my_loyalty == "dirty"
     bint revealed               # dirty and shown to all
     bint complete               # every deck's evidence placed
@@ -54,6 +73,11 @@ cdef struct PPolicy:
     int stack_street[4]         # the street of each deck's stack when no card covers it, else -1
     uint64_t best_done          # streets whose best[] is computed
     double best[CITY_MAX]       # Reader.best_at per street, for ``cop``
+    bint roll_done              # _roll_context for the roll under way (ctx), computed once
+    int roll_what               # PR_* (the context's kind)
+    double roll_p               # the chance of success now
+    double roll_p1              # ... with one more die
+    double roll_worth           # the roll's worth
 
 
 # Fill ``p`` for the decision at the head of ``s``'s queue; PP_OK or PP_BAD.
