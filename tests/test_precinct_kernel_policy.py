@@ -2,13 +2,15 @@
 
 Seeded games are played with the Python rules, every seat by :func:`bots.precinct.search.heuristic_action`
 (ties broken by one SplitMix64 stream; in a third of the games a uniformly random legal action three
-times in ten), chance drawn by its probabilities from a numpy Generator. At
-every MOVE decision and every PHASE 2 action decision, a C state is built from the Python state and
-the kernel's score of each legal action must equal :func:`bots.precinct.heuristic.score` on the seat's
+times in ten), chance drawn by its probabilities from a numpy Generator. At every decision with a
+choice (every rule of :func:`bots.precinct.heuristic.score`: pick, move, support, the PHASE 2 action,
+claim, help, donuts, sabotage, loyalty and the smaller decisions of ``_other``) a C state is built from
+the Python state and the kernel's score of each legal action must equal ``score`` on the seat's
 :func:`~solver.games.precinct.view.policy_data` (to 1e-9; the port keeps Python's arithmetic, so they
 are in fact equal), and the kernel's choice, from the same SplitMix64 state, must equal
 ``heuristic_action``'s, leaving the stream in the same state. The counts of checked decisions are
-asserted, so a decision that silently stops being exercised fails the test.
+asserted per rule (and per task for ``_other``), so a decision that silently stops being exercised
+fails the test; doctored positions cover the rules the games seldom reach.
 
 The compiled module is imported directly, so these tests run even under ``COPSOLVER_PUREPYTHON=1``
 when it is built; they skip when it is not, except under ``COPSOLVER_REQUIRE_COMPILED=1``.
@@ -163,7 +165,7 @@ def _play(config: dict[str, Any], seed: int, explore: float, checked: Counter[st
 
 
 def test_scores_and_choices_equal_python() -> None:
-    """Every move and action decision of seeded heuristic games: the same scores, the same choice."""
+    """Every decision with a choice of seeded heuristic games: the same scores, the same choice."""
     checked: Counter[str] = Counter()
     ties: Counter[str] = Counter()
     clock: Counter[str] = Counter()

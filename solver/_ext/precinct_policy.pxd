@@ -41,7 +41,7 @@ from solver._ext.rng cimport SplitMix
 cdef enum:
     PP_OK = 0
     PP_NOT_PORTED = -1          # the head task is a decision whose scores are not ported
-    PP_BAD = -2                 # no decision by a cop at the head, or an action outside its decision
+    PP_BAD = -2                 # no decision at the head, or an action outside its decision
 
 cdef enum:                      # _roll_context's kinds
     PR_NONE = 0                 # no roll, an accusation: (1.0, 1.0, 0.0)
