@@ -68,6 +68,12 @@ TWINS: Final[dict[str, Twin]] = {
             "tests/test_precinct_kernel_content.py::test_user_content_and_city_files",
         ),
     ),
+    # the Police Precinct search's playout below the tree (used by no bot yet): PrecinctSim's heuristic
+    # playout cut at its horizon, chance drawn as StateSim.default_action draws it, in one nogil loop
+    "precinct_playout": Twin(
+        ("solver.games.precinct.tasks", "solver.search.sim"),
+        ("tests/test_precinct_kernel_playout.py::test_playouts_equal_precinct_sim",),
+    ),
     # the Police Precinct playout heuristic's scores (INCOMPLETE, used by no bot): the move and PHASE 2
     # action decisions; the scores are those of bots/precinct/heuristic.py read on the seat's
     # policy_data (the engine never imports bots/, so the twin named is the view the policy reads)
