@@ -90,6 +90,13 @@ TWINS: Final[dict[str, Twin]] = {
             "tests/test_precinct_kernel_rules.py::test_every_character_moves_and_limits_as_in_python",
         ),
     ),
+    # the Police Precinct learnt value (precinct_value.features / ValueModel.value) in nogil C, for the
+    # compiled search's cut-off (used by no bot yet); the seats that revealed themselves come from the
+    # caller (the C state keeps no action records)
+    "precinct_value": Twin(
+        ("solver.search.precinct_value",),
+        ("tests/test_precinct_kernel_value.py::test_features_and_value_equal_python",),
+    ),
     # the Police Precinct state as one C struct (exact conversions and a memcpy copy; the rules come next)
     "precinct_state": Twin(
         ("solver.games.precinct.state",),
