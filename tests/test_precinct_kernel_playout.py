@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import time
 from collections import Counter
 from types import ModuleType
 from typing import Any
@@ -160,27 +159,17 @@ def test_chance_walk_is_state_sims() -> None:
     assert chances >= 3
 
 
-def test_a_cut_playout_is_faster_in_c() -> None:
-    """A 4-turn playout in the nogil loop against PrecinctSim's, on the same states in this process;
-    prints both (the kernel must be at least 5 times faster: a loose bound for a loaded machine)."""
+def test_the_timing_loop_replays_the_same_line() -> None:
+    """``PrecinctCPlayout.time`` (the bench's loop, bench/bench_precinct_kernel.py) replays the very
+    line PrecinctSim plays, from a copy each time: its action count is the line's times the repeats."""
     m, sm = _mods()
-    c_time = py_time = 0.0
-    py_actions = 0
     runs = 0
     for config in CONFIGS:
         cplay = m.PrecinctCPlayout(PrecinctGame(**config))
-        for root in _roots(config, 11)[:4]:
+        for root in _roots(config, 11)[:2]:
             cs = sm.PrecinctCState.from_state(root)
-            seconds, n = cplay.time(cs, 17, 4, 20)
-            t0 = time.perf_counter()
+            _, n = cplay.time(cs, 17, 4, 5)
             got, _, _ = _python_playout(root, 4, 17)
-            py_time += time.perf_counter() - t0
-            assert n == 20 * len(got)  # the same line as PrecinctSim's, 20 times
-            c_time += seconds / 20
-            py_actions += len(got)
+            assert n == 5 * len(got)
             runs += 1
-    print(f"\n4-turn playouts over {runs} roots: C {1000 * c_time / runs:.3f} ms "
-          f"against Python {1000 * py_time / runs:.2f} ms, x{py_time / c_time:.0f} "
-          f"(~{py_actions / runs:.0f} actions each)")
-    assert runs >= 12
-    assert c_time * 5 < py_time, (c_time, py_time)
+    assert runs >= 6
