@@ -22,6 +22,13 @@ cheaper (Tesauro & Galperin 1996 truncate their backgammon rollouts the same way
   team he prefers the one that keeps him unsuspected (an exposed dirty cop loses his car, his hand
   and his loyalty card's skill).
 * **Keys** are the per-observer running hashes of :class:`bots.observer_sim.ObserverSim`.
+* **Compiled playouts.** Below the tree, :meth:`PrecinctSim.rollout` plays the line in C
+  (``solver._ext.precinct_playout``, tested equal to the Python loop: same actions, same SplitMix64
+  draws) and scores a cut with ``solver._ext.precinct_value`` (bit-equal to the shipped
+  :class:`~solver.search.precinct_value.ValueModel`), when the kernels are built and nothing the C
+  state lacks is needed: no watched seat (its suspicion reads the Python history), the shipped value
+  or none, no timed cut-off, and no ``reveal`` in the line (the value's self-revealed seats are read
+  from the action records). Otherwise, and with :data:`COMPILED` set to None, the Python loop plays.
 
 Reference: G. Tesauro and G. R. Galperin, "On-line Policy Improvement using Monte-Carlo Search",
 NIPS 9, 1997, pp. 1068-1074.
@@ -35,8 +42,10 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from bots.observer_sim import ObserverSim
 from bots.precinct.heuristic import HIDE_THRESHOLD, score
 from bots.precinct.suspicion import Watch
-from solver.core import CHANCE, Action, State
+from solver._accel import load_ext
+from solver.core import CHANCE, Action, BadStateError, Game, State
 from solver.core.rng import SplitMix64
+from solver.games.precinct import codec
 from solver.games.precinct.view import policy_data
 
 if TYPE_CHECKING:
@@ -47,6 +56,40 @@ _TIE: Final = 1e-9
 
 #: P(the good team wins) from a state (the learnt value, or a stand-in in tests)
 Evaluate = Callable[["PrecinctState"], float]
+
+
+def _load_compiled() -> tuple[Any, Any, Any] | None:
+    """The compiled playout, state and value modules, or None when they are not built (or
+    ``COPSOLVER_PUREPYTHON=1``): then every line of play runs in Python."""
+    mods = tuple(load_ext(name) for name in ("precinct_playout", "precinct_state", "precinct_value"))
+    return None if any(m is None for m in mods) else (mods[0], mods[1], mods[2])
+
+
+#: (precinct_playout, precinct_state, precinct_value) when built, else None; tests set it to None to
+#: force the Python playouts (the same search results, slower)
+COMPILED: tuple[Any, Any, Any] | None = _load_compiled()
+
+#: per game (by id, the game kept to check identity): its C playout and its C value of the shipped model
+_KERNELS: dict[int, tuple[Game, Any, Any]] = {}
+
+
+def _kernels(mods: tuple[Any, Any, Any], game: Game) -> tuple[Any, Any]:
+    """The C playout and value of ``game``, built once (they convert its content and city)."""
+    entry = _KERNELS.get(id(game))
+    if entry is None or entry[0] is not game:
+        playout, _, value = mods
+        entry = _KERNELS[id(game)] = (game, playout.PrecinctCPlayout(game), value.PrecinctCValue(game))
+    return entry[1], entry[2]
+
+
+def _shipped_value(evaluate: Evaluate | None) -> bool:
+    """True when ``evaluate`` is None or the shipped model's ``value`` (the one the C value computes)."""
+    if evaluate is None:
+        return True
+    from solver.search.precinct_value import ValueModel, load_value
+
+    return (getattr(evaluate, "__self__", None) is load_value()
+            and getattr(evaluate, "__func__", None) is ValueModel.value)
 
 
 def heuristic_action(st: PrecinctState, rng: SplitMix64, hide_threshold: float = HIDE_THRESHOLD) -> Action:
@@ -88,6 +131,9 @@ class PrecinctSim(ObserverSim):
         #: the table's view of a hidden dirty seat, and what each unit of its P(dirty) costs him
         self.watch = watch
         self.suspicion = suspicion
+        #: after a compiled :meth:`rollout`: the C state where the line stopped (the Python state is
+        #: then stale, still at the line's start)
+        self._cline: Any = None
 
     def prepare(self) -> None:
         """Fill every seat's key, and fix where this world's lines of play stop."""
@@ -107,6 +153,8 @@ class PrecinctSim(ObserverSim):
         for everyone without an evaluation. A watched seat's returns, end or cut, are then mapped
         from [-suspicion, 1] into [0, 1]."""
         st = cast("PrecinctState", self.state)
+        if self._cline is not None:
+            return self._compiled_returns(st, self._cline)
         if st.result != 0:
             out = super().returns()
         else:
@@ -121,6 +169,57 @@ class PrecinctSim(ObserverSim):
             w = self.watch.seat
             out[w] = (out[w] + self.suspicion) / (1.0 + self.suspicion)
         return out
+
+    def rollout(self, rng: SplitMix64, max_steps: int) -> int:
+        """The playout below the tree (the search's hook, :class:`solver.search.sim.Sim`): exactly
+        ``while steps < max_steps and not is_terminal(): apply(default_action(rng))``, the same draws
+        from ``rng`` and the same :meth:`returns`; the steps played.
+
+        In C when it can be (module docstring, *Compiled playouts*). The C line then plays on a copy:
+        this sim's Python state stays where the line started, so after a compiled rollout only
+        :meth:`returns` may be read (the search reads nothing else before dropping the sim).
+        """
+        self._cline = None
+        mods = COMPILED
+        if (mods is not None and (self.watch is None or self.suspicion <= 0.0) and self.expired is None
+                and _shipped_value(self.evaluate)):
+            st = cast("PrecinctState", self.state)
+            cplay, cvalue = _kernels(mods, st.game)
+            try:
+                cs = mods[1].PrecinctCState.from_state(st)
+                actions, state, _ = cplay.play(cs, rng.state, self.stop_at, max_steps)
+            except BadStateError:
+                # beyond the C layout, or max_steps played with the line unfinished (the C playout
+                # calls that an error): the Python loop below plays it, from the same draws
+                actions = None
+            # a reveal changes the value's self-revealed seats, read from records the C state lacks
+            if actions is not None and codec.REVEAL not in actions:
+                rng.state = state
+                self._cline = (cs, cvalue)
+                return len(actions)
+        steps = 0
+        while steps < max_steps and not self.is_terminal():
+            self.apply(self.default_action(rng))
+            steps += 1
+        return steps
+
+    def _compiled_returns(self, st: PrecinctState, line: tuple[Any, Any]) -> list[float]:
+        """:meth:`returns` at the end of a compiled line (its C state and the game's C value; no
+        watch, so its branches are not needed); ``st`` is the line's start, whose self-revealed seats
+        are the end's (the line has no reveal)."""
+        cs, cvalue = line
+        core = cs.to_core()
+        result, loyalty = core["result"], core["loyalty"]
+        if result != 0:
+            good_won = result > 0
+            return [1.0 if good_won != loyalty[s] else 0.0 for s in range(st.n)]
+        if self.evaluate is None:
+            return [0.5] * st.n
+        from solver.search.precinct_value import _self_revealed
+
+        # as ValueModel.value: the records are scanned only once someone is underground
+        v = cvalue.value(cs, _self_revealed(st) if any(core["underground"]) else 0)
+        return [1.0 - v if loyalty[s] else v for s in range(st.n)]
 
     def default_action(self, rng: SplitMix64) -> Action:
         """The heuristic for the seat to act; chance by its probabilities."""

@@ -41,7 +41,9 @@ the same :class:`SearchResult` (choice, visits, availability, values):
       the action. A node just created thus gets its first action from the tree policy, and the
       walk stops at the next step: one new node per iteration, then the playout.
 3. Playout: while the sim is not terminal and fewer than ``max_playout_depth`` playout actions were
-   applied, apply ``sim.default_action(rng)`` (chance nodes included).
+   applied, apply ``sim.default_action(rng)`` (chance nodes included). A sim with a
+   ``rollout(rng, max_steps)`` method plays this loop itself (in this reference search only; the
+   kernel runs the loop): a compiled twin of it, with the same draws and the same returns.
 4. ``r = sim.returns()``; for every recorded (edge, ``s``), in walk order: ``visits += 1``,
    ``total += r[s]``.
 
@@ -283,10 +285,14 @@ def search(
                         best, action = score, a
             path.append((node[action], seat))
             sim.apply(action)
-        steps = 0
-        while steps < max_depth and not sim.is_terminal():
-            sim.apply(sim.default_action(rng))
-            steps += 1
+        rollout = getattr(sim, "rollout", None)
+        if rollout is not None:  # the sim's own playout (Sim's docstring: the loop's exact twin)
+            rollout(rng, max_depth)
+        else:
+            steps = 0
+            while steps < max_depth and not sim.is_terminal():
+                sim.apply(sim.default_action(rng))
+                steps += 1
         rewards = sim.returns()
         for edge, seat in path:
             edge.visits += 1

@@ -24,7 +24,15 @@ from solver.core.rng import SplitMix64
 
 
 class Sim(Protocol):
-    """One game in flight for search (pure-Python or compiled; same methods, same results)."""
+    """One game in flight for search (pure-Python or compiled; same methods, same results).
+
+    Optional hook: a sim may define ``rollout(rng, max_steps) -> int``, the playout below the tree
+    played in one call (say in compiled code). The pure-Python ISMCTS then calls it instead of
+    ``while steps < max_steps and not is_terminal(): apply(default_action(rng))``, and it must do
+    exactly what that loop does: the same draws from ``rng`` (the generator left in the same state)
+    and the same :meth:`returns` afterwards; it returns the steps played. It may leave the sim's
+    other methods stale: after it, search reads only :meth:`returns`.
+    """
 
     num_players: int
 
