@@ -95,3 +95,36 @@ def test_compiled_rollout_searches_as_the_python_one(case: int, monkeypatch: pyt
     assert compiled.iterations == pure.iterations == iterations
     assert _key(compiled) == _key(pure)
     assert sum(s.visits for s in compiled.stats) == iterations
+
+
+def test_a_timed_line_runs_in_c_until_the_time_is_up() -> None:
+    from bots.precinct.search import PrecinctSim
+    from solver.core.rng import SplitMix64
+    from solver.search.precinct_value import load_value
+
+    st = _position(GAME4, 3, 20, False)
+    evaluate = load_value().value
+    pure = PrecinctSim(st.clone(), horizon=4, evaluate=evaluate)
+    pure.prepare()
+    rng = SplitMix64(5)
+    steps = 0
+    while not pure.is_terminal():
+        pure.apply(pure.default_action(rng))
+        steps += 1
+    timed = PrecinctSim(st.clone(), horizon=4, evaluate=evaluate)
+    timed.prepare()
+    timed.expired = lambda: False  # a timed search, its time not up
+    crng = SplitMix64(5)
+    assert timed.rollout(crng, 10_000) == steps and crng.state == rng.state
+    assert timed._cline is not None and timed.returns() == pure.returns()
+    late, loop = (PrecinctSim(st.clone(), horizon=4, evaluate=evaluate) for _ in range(2))
+    for sim in (late, loop):
+        sim.prepare()
+        sim.expired = lambda: True  # the time is up: the Python loop and its cut-off play the line
+    lrng = SplitMix64(5)
+    cut = 0
+    while not loop.is_terminal():
+        loop.apply(loop.default_action(lrng))
+        cut += 1
+    assert late.rollout(SplitMix64(5), 10_000) == cut and late._cline is None
+    assert late.returns() == loop.returns()
