@@ -6,8 +6,8 @@
 * ``value``: the learnt value of a state, ``solver._ext.precinct_value`` against
   :meth:`solver.search.precinct_value.ValueModel.value`.
 
-No bot uses the kernel yet (issue 22: the compiled sim and its wiring into ``ismcts`` come next);
-these numbers say what it will buy.
+The ``ismcts`` bot's sim plays its lines with the compiled playout (``PrecinctSim.rollout``);
+``bench/bench_precinct_search.py`` times the whole search.
 
     python -m pytest bench/bench_precinct_kernel.py --benchmark-only
     python bench/bench_precinct_kernel.py          # the ratios, no pytest

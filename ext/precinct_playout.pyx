@@ -1,7 +1,7 @@
 # The Police Precinct search's playout below the tree in nogil C (declarations and the contract in
 # solver/_ext/precinct_playout.pxd): PrecinctSim's ``while not is_terminal(): apply(default_action(rng))``
-# with the compiled rules and heuristic. No bot uses it yet; tests/test_precinct_kernel_playout.py holds
-# it equal to PrecinctSim.
+# with the compiled rules and heuristic; PrecinctSim.rollout (bots/precinct/search.py) plays its lines
+# with it. tests/test_precinct_kernel_playout.py holds it equal to PrecinctSim.
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free

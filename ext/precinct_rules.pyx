@@ -8,7 +8,7 @@
 # module are in ext/precinct_rules_{common,turn,procedures,eventcards}.pxi, included below (one module).
 # tests/test_precinct_kernel_rules.py plays seeded games and compares every step with the Python rules,
 # and plays whole games to their end from mid-game states in C and in Python side by side.
-"""The Police Precinct task machinery, turn flow, procedures and event cards in C (not used by any bot yet).
+"""The Police Precinct task machinery, turn flow, procedures and event cards in C (the compiled playout's).
 
 Pure twins: :mod:`solver.games.precinct.tasks`, :mod:`~solver.games.precinct.common`,
 :mod:`~solver.games.precinct.turn`, :mod:`~solver.games.precinct.procedures` and
@@ -19,8 +19,8 @@ upgrade, donate, accused, loyalty, hood, dispatch, tow, target) and of ``eventca
 event_draw, resolve, event_look, peek_event, place_roll, punk_roll, special_roll, gang, gas, gas_fixed,
 drive, escape), so a game runs to its end in C from any position after the set-up. Set-up kinds are
 refused (:class:`PrecinctCRules` raises ``BadStateError("precinct kernel: set-up task X ...")``): searches
-start mid-game. The kernel is unused by bots: the Python methods are for the tests; a simulator calls
-the nogil ``pr_*`` functions.
+start mid-game. The Python methods are for the tests; the compiled playout (``precinct_playout``, which
+the ``ismcts`` bot's sim uses) calls the nogil ``pr_*`` functions.
 """
 
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t

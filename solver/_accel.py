@@ -68,21 +68,21 @@ TWINS: Final[dict[str, Twin]] = {
             "tests/test_precinct_kernel_content.py::test_user_content_and_city_files",
         ),
     ),
-    # the Police Precinct search's playout below the tree (used by no bot yet): PrecinctSim's heuristic
-    # playout cut at its horizon, chance drawn as StateSim.default_action draws it, in one nogil loop
+    # the Police Precinct search's playout below the tree (PrecinctSim.rollout, the ismcts bot's): the
+    # heuristic playout cut at its horizon, chance drawn as StateSim.default_action draws it, one nogil loop
     "precinct_playout": Twin(
         ("solver.games.precinct.tasks", "solver.search.sim"),
         ("tests/test_precinct_kernel_playout.py::test_playouts_equal_precinct_sim",),
     ),
-    # the Police Precinct playout heuristic's scores (INCOMPLETE, used by no bot): the move and PHASE 2
-    # action decisions; the scores are those of bots/precinct/heuristic.py read on the seat's
+    # the Police Precinct playout heuristic's scores, every decision (the compiled playout's policy);
+    # the scores are those of bots/precinct/heuristic.py read on the seat's
     # policy_data (the engine never imports bots/, so the twin named is the view the policy reads)
     "precinct_policy": Twin(
         ("solver.games.precinct.view",),
         ("tests/test_precinct_kernel_policy.py::test_scores_and_choices_equal_python",),
     ),
-    # the Police Precinct rules, part one (INCOMPLETE, used by no bot): the task machinery and the turn
-    # flow; the kinds of procedures.py and eventcards.py are not ported yet
+    # the Police Precinct rules from the first turn on (the compiled playout's): the task machinery, the
+    # turn flow, every task kind of procedures.py and eventcards.py
     "precinct_rules": Twin(
         ("solver.games.precinct.tasks", "solver.games.precinct.common", "solver.games.precinct.turn"),
         (
@@ -91,7 +91,7 @@ TWINS: Final[dict[str, Twin]] = {
         ),
     ),
     # the Police Precinct learnt value (precinct_value.features / ValueModel.value) in nogil C, for the
-    # compiled search's cut-off (used by no bot yet); the seats that revealed themselves come from the
+    # compiled search's cut-off (PrecinctSim's returns); the seats that revealed themselves come from the
     # caller (the C state keeps no action records)
     "precinct_value": Twin(
         ("solver.search.precinct_value",),

@@ -2,9 +2,10 @@
 # simulator of issue 22: the task machinery of solver/games/precinct/tasks.py (actor, legal, outcomes,
 # apply, run), the handlers of common.py and turn.py from the first turn on, the task kinds of
 # procedures.py and those of eventcards.py (the event phase, placements, punks and gangs, the Urgent!
-# token, every special). No bot uses it yet. tests/test_precinct_kernel_rules.py holds it equal to the
-# Python rules step by step on seeded games, and plays whole games to their end from mid-game states in
-# C and in Python with the same actions, final state and result.
+# token, every special); the compiled playout (precinct_playout) runs on it.
+# tests/test_precinct_kernel_rules.py holds it equal to the Python rules step by step on seeded games,
+# and plays whole games to their end from mid-game states in C and in Python with the same actions,
+# final state and result.
 #
 # Kernels use it as
 #   from solver._ext.precinct_rules cimport PRules, pr_legal, pr_outcomes, pr_apply, ...
@@ -28,9 +29,9 @@
 # STATUSES: PR_OK 0; PR_STOPPED 1 (pr_run / pr_apply: the run stopped in front of a task whose kind is
 # not ported (after the set-up: never), untouched at the head: the state is exactly Python's at the
 # moment its run would have handled that task); below 0 an error. On PR_NOT_PORTED / PR_SETUP from
-# pr_legal, pr_outcomes or pr_apply nothing was changed. On PR_BOUND (an array would grow past its precinct_state.pxd bound) or
-# PR_BAD (a state the rules never make, or an action that is not legal) the state may be half changed
-# and must be dropped. r.err_kind names the task kind concerned.
+# pr_legal, pr_outcomes or pr_apply nothing was changed. On PR_BOUND (an array would grow past its
+# precinct_state.pxd bound) or PR_BAD (a state the rules never make, or an action that is not legal)
+# the state may be half changed and must be dropped. r.err_kind names the task kind concerned.
 # ---------------------------------------------------------------------------------------------------
 
 from solver._ext.precinct_state cimport PState, PTask
