@@ -134,6 +134,7 @@ class PrunedISMCTSBot(ISMCTSBot):
         check_margin(self.name, self.settings["margin"])
         self.params = SearchParams(c=self.settings["c"], keys="actor")
         self._ranking: tuple[View, list[Action]] | None = None
+        self._candidates: tuple[View, frozenset[Action] | None] | None = None
         self._det: PoolDeterminizer[Any] | None = None
         #: seconds the last timed search's first world took to draw (0: none drawn yet)
         self.world_seconds = 0.0
@@ -166,11 +167,17 @@ class PrunedISMCTSBot(ISMCTSBot):
     # --- the search -------------------------------------------------------------------------------
     def candidates(self, view: View) -> frozenset[Action] | None:
         """The root actions searched: the heuristic's best ``prune`` and those always searched."""
+        # asked up to three times a decision (the one-candidate check, the search, the pool), and
+        # always_searched may read a posterior: kept for the view, as the ranking is
+        cached = self._candidates
+        if cached is not None and cached[0] is view:
+            return cached[1]
         k = self.settings["prune"]
-        if k == 0:
-            return None
-        keep = set(self._heuristic_ranking(view)[:k]) | self.always_searched(view)
-        return frozenset(keep)
+        roots = None
+        if k > 0:
+            roots = frozenset(set(self._heuristic_ranking(view)[:k]) | self.always_searched(view))
+        self._candidates = (view, roots)
+        return roots
 
     def determinizer(self, view: View) -> PoolDeterminizer[Any]:
         """A pool of worlds drawn from the posterior for ``view``, the root pruned by the heuristic."""
