@@ -1,0 +1,229 @@
+"""Escape Plan action ids and their notation.
+
+One flat id space for every configuration (2-5 players, the shipped or a user's city and content);
+the legal list says which meaning applies now. Locations are named by kind and label (``store A``,
+``exit 1``, ``hospital``) or, for kinds a city holds several of, by kind and tile
+(``business (Riverside)``); tiles by name; seats and counts by numbers. Chance outcomes are named by
+what nature chose (``officer county``, ``reveal Riverside``, ``plan Plan 3``).
+
+Layout (block start, size)::
+
+    DONE 0          end an executive window / an optional step
+    YES 1, NO 2     spend an Extra Action disc at Night or Dawn (and other yes/no questions)
+    REST 3, MOVE 4  the turn's Action ("Actions")
+    TAKE_WOUNDS 5   stop avoiding and take one wound per officer left ("Step 2: Avoid")
+    PASS 6          no Action is possible (rested already, nowhere to travel)
+    GAS 8+k (11)            return k gas cans for +k MP ("Step 1: Travel")
+    TRAVEL 20+l*4+r         travel to Location l by its route r (minimal set of tiles left)
+    ESCAPE 20+MAX_LOC*4+r   travel to the open exit by route r and escape ("Escaping the City")
+    DISPLAY +s (4)          choose the display tile on stack s (A..D) to place ("3. City")
+    PLACE +c*6+k            place it on cell c of the region, rotation k
+    BUSINESS +b (6)         put Business tile b+1 on the new tile's business space
+    SAFE_HOUSE +h (3)       put Safe House tile h+1 on the new tile's safe house space
+    UNLOCK +a (7)           unlock asset a
+    PICK_OFFICER +t*3+p     move the officer of type p from tile t ("Crossing the Threshold")
+    DEST +t (MAX_TILES)     ... to tile t
+    SANDRA_AS +p (3)        Sandra counts as an officer of type p for this Avoid step (2 players)
+    EXEC +k (512)           executive actions (named by the executive module's hook)
+    --- chance ---
+    START +i (4)            the starting tiles: i // 2 the tile at (0,0), i % 2 rotation 0 or 3
+    REVEAL +t (MAX_TILES)   a stack's new top tile
+    OFFICER +p (3)          an officer of type p drawn from the bag
+    KEY +k (3)              a key of colour k on a safe house space
+    CONTACT +c (MAX_CARDS)  contact card c (its first copy in the content) to the display
+    PLAN +c (MAX_CARDS)     an Escape Plan card dealt (seen by its owner only)
+    PATROL +e (3)           a patrol card for exit e+1
+    INSPECTOR +c (MAX_CARDS) an Inspector card revealed (Sandra's turn, sandra.py)
+    TILE_VALUE +v (1001)    a locker or exit tile of value $v k drawn (visit.py)
+
+Placement cells are those within hex distance :data:`REGION_RADIUS` of ``(0, 0)``: each new tile must
+touch two placed tiles that touch each other, so the city grows outward by one ring at most every
+second tile; from the two starting tiles (rings 0 and 1), 12 tiles reach ring 7 at most.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from solver.core import Action, InvalidActionError
+from solver.games.escape.city import distance
+
+if TYPE_CHECKING:
+    from solver.games.escape.rules import EscapeGame
+
+#: Locations a city may hold (14 tiles, 6 Locations each).
+MAX_LOCATIONS: Final = 84
+#: Tiles of a city.
+MAX_TILES: Final = 14
+#: Routes offered per destination (``reachable``'s order: fewest tiles first).
+MAX_ROUTES: Final = 4
+#: Most gas cans returned at once (the content's board caps gas cans at 10).
+MAX_GAS: Final = 10
+#: Distinct cards a pile (contacts, plans, inspector cards) may hold (content.MAX_PILE).
+MAX_CARDS: Final = 200
+#: Largest tile value ($k, content.MAX_MONEY).
+MAX_VALUE: Final = 1000
+#: Executive action ids reserved for executive.py.
+MAX_EXEC: Final = 512
+#: The placement region: every cell within this hex distance of (0, 0) (module docstring).
+REGION_RADIUS: Final = 7
+
+REGION: Final[tuple[tuple[int, int], ...]] = tuple(
+    (q, r) for q in range(-REGION_RADIUS, REGION_RADIUS + 1) for r in range(-REGION_RADIUS, REGION_RADIUS + 1)
+    if distance((0, 0), (q, r)) <= REGION_RADIUS)
+CELL_INDEX: Final[dict[tuple[int, int], int]] = {c: i for i, c in enumerate(REGION)}
+
+DONE: Final = 0
+YES: Final = 1
+NO: Final = 2
+REST: Final = 3
+MOVE: Final = 4
+TAKE_WOUNDS: Final = 5
+PASS: Final = 6
+GAS: Final = 8
+TRAVEL: Final = 20
+ESCAPE: Final = TRAVEL + MAX_LOCATIONS * MAX_ROUTES
+DISPLAY: Final = ESCAPE + MAX_ROUTES
+PLACE: Final = DISPLAY + 4
+BUSINESS: Final = PLACE + len(REGION) * 6
+SAFE_HOUSE: Final = BUSINESS + 6
+UNLOCK: Final = SAFE_HOUSE + 3
+PICK_OFFICER: Final = UNLOCK + 7
+DEST: Final = PICK_OFFICER + MAX_TILES * 3
+SANDRA_AS: Final = DEST + MAX_TILES
+EXEC: Final = SANDRA_AS + 3
+START: Final = EXEC + MAX_EXEC
+REVEAL: Final = START + 4
+OFFICER: Final = REVEAL + MAX_TILES
+KEY: Final = OFFICER + 3
+CONTACT: Final = KEY + 3
+PLAN: Final = CONTACT + MAX_CARDS
+PATROL: Final = PLAN + MAX_CARDS
+INSPECTOR: Final = PATROL + 3
+TILE_VALUE: Final = INSPECTOR + MAX_CARDS
+NUM_ACTIONS: Final = TILE_VALUE + MAX_VALUE + 1
+
+_WORDS: Final[dict[int, str]] = {DONE: "done", YES: "yes", NO: "no", REST: "rest", MOVE: "move",
+                                 TAKE_WOUNDS: "take wounds", PASS: "pass"}
+POLICE_NAMES: Final = ("county", "federal", "swat")
+LOCKER_NAMES: Final = ("green", "black", "brown")
+STACK_NAMES: Final = ("A", "B", "C", "D")
+
+#: (start, size) of every block besides the words, in id order.
+_BLOCKS: Final[tuple[tuple[int, int], ...]] = (
+    (GAS, MAX_GAS + 1), (TRAVEL, MAX_LOCATIONS * MAX_ROUTES), (ESCAPE, MAX_ROUTES), (DISPLAY, 4),
+    (PLACE, len(REGION) * 6), (BUSINESS, 6), (SAFE_HOUSE, 3), (UNLOCK, 7), (PICK_OFFICER, MAX_TILES * 3),
+    (DEST, MAX_TILES), (SANDRA_AS, 3), (EXEC, MAX_EXEC), (START, 4), (REVEAL, MAX_TILES), (OFFICER, 3),
+    (KEY, 3), (CONTACT, MAX_CARDS), (PLAN, MAX_CARDS), (PATROL, 3), (INSPECTOR, MAX_CARDS),
+    (TILE_VALUE, MAX_VALUE + 1),
+)
+
+
+def block_of(action: Action) -> tuple[int, int]:
+    """``(block start, index in block)``; a word action is its own block (index 0)."""
+    if action in _WORDS:
+        return action, 0
+    for start, size in _BLOCKS:
+        if start <= action < start + size:
+            return start, action - start
+    raise InvalidActionError(f"escape: no action {action!r}")
+
+
+def travel(location: int, route: int) -> Action:
+    """The id of travelling to ``location`` by route ``route`` (0-based)."""
+    return TRAVEL + location * MAX_ROUTES + route
+
+
+def place(cell: tuple[int, int], rotation: int) -> Action:
+    """The id of placing the chosen tile on ``cell`` turned by ``rotation``; InvalidActionError outside
+    the region (a city that grew further than the rules allow)."""
+    index = CELL_INDEX.get(cell)
+    if index is None:
+        raise InvalidActionError(f"escape: cell {cell} lies outside the placement region")
+    return PLACE + index * 6 + rotation
+
+
+def to_str(game: EscapeGame, action: Action) -> str:
+    """``action`` in notation, with the names of ``game``'s city and content."""
+    if not isinstance(action, int) or isinstance(action, bool):
+        raise InvalidActionError(f"escape: action {action!r} is not an int")
+    start, i = block_of(action)
+    if start in _WORDS:
+        return _WORDS[start]
+    text = _name(game, start, i)
+    if text is None:
+        raise InvalidActionError(f"escape: no action {action!r} in this game's content")
+    return text
+
+
+def _name(game: EscapeGame, start: int, i: int) -> str | None:
+    """The notation of item ``i`` of block ``start``, or None when this game has no such item."""
+    city, content = game.city, game.content
+    tiles = len(city.tiles)
+    if start == GAS:
+        return f"gas {i}"
+    if start == TRAVEL:
+        loc, route = divmod(i, MAX_ROUTES)
+        if loc >= len(city.locations):
+            return None
+        return f"travel {game.location_names[loc]} route {route + 1}"
+    if start == ESCAPE:
+        return f"escape route {i + 1}"
+    if start == DISPLAY:
+        return f"tile {STACK_NAMES[i]}"
+    if start == PLACE:
+        cell, k = divmod(i, 6)
+        q, r = REGION[cell]
+        return f"place at {q},{r} rot {k}"
+    if start == BUSINESS:
+        return f"business {i + 1}"
+    if start == SAFE_HOUSE:
+        return f"safe house {i + 1}"
+    if start == UNLOCK:
+        return f"unlock {game.asset_names[i]}"
+    if start == PICK_OFFICER:
+        t, p = divmod(i, 3)
+        return f"officer {POLICE_NAMES[p]} on {city.tiles[t].name}" if t < tiles else None
+    if start == DEST:
+        return f"to {city.tiles[i].name}" if i < tiles else None
+    if start == SANDRA_AS:
+        return f"sandra as {POLICE_NAMES[i]}"
+    if start == EXEC:
+        from solver.games.escape.turn import executive_name
+
+        return executive_name(game, i)
+    if start == START:
+        first = city.start_tiles[i // 2]
+        return f"start {city.tiles[first].name} rot {(0, 3)[i % 2]}"
+    if start == REVEAL:
+        return f"reveal {city.tiles[i].name}" if i < tiles else None
+    if start == OFFICER:
+        return f"officer {POLICE_NAMES[i]}"
+    if start == KEY:
+        return f"key {LOCKER_NAMES[i]}"
+    if start == CONTACT:
+        return f"contact {content.contacts[i].name}" if i in game.contact_kinds else None
+    if start == PLAN:
+        return f"plan {content.plans[i].name}" if i < len(content.plans) else None
+    if start == PATROL:
+        return f"patrol exit {i + 1}"
+    if start == INSPECTOR:
+        if i >= len(content.inspector):
+            return None
+        kind, label = content.inspector[i]
+        return f"inspector {i + 1} {kind.replace('_', ' ')} {label}"
+    if start == TILE_VALUE:
+        return f"value {i}"
+    return None
+
+
+def parse_table(game: EscapeGame) -> dict[str, Action]:
+    """Every action's notation (lower case, single spaces) -> its id."""
+    table: dict[str, Action] = {}
+    for action in range(NUM_ACTIONS):
+        try:
+            text = to_str(game, action)
+        except InvalidActionError:
+            continue
+        table[" ".join(text.lower().split())] = action
+    return table
