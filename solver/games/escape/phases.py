@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from solver.core import Action
 from solver.games.escape import board as pb
 from solver.games.escape import codec
-from solver.games.escape.city import EXIT, distance, legal_placements
+from solver.games.escape.city import EXIT, City, distance, legal_placements
 from solver.games.escape.content import ASSETS, Asset
 from solver.games.escape.events import (
     GameOver,
@@ -163,13 +163,20 @@ def _city_start(st: EscapeState, task: Task) -> None:
     push(st, *[("choose_tile", s) for s in placing], ("city_end",))
 
 
-def placeable(st: EscapeState, tile: int) -> list[tuple[tuple[int, int], int]]:
-    """The legal (cell, rotation) placements of ``tile`` ("3. City"), memoised for the city as placed."""
-    memo = st.ctx.setdefault("_placements", {})
-    key = f"{len(st.placed)}:{tile}"
-    if key not in memo:
-        memo[key] = [[list(c), k] for c, k in legal_placements(st.game.city, st.placed, tile)]
-    return [((c[0], c[1]), k) for c, k in memo[key]]
+def placeable(st: EscapeState, tile: int) -> tuple[tuple[tuple[int, int], int], ...]:
+    """The legal (cell, rotation) placements of ``tile`` ("3. City"), remembered per placed city."""
+    city = st.game.city
+    key = (id(city), tuple(sorted(st.placed.items())), tile)
+    got = _PLACEMENTS.get(key)
+    if got is None or got[0] is not city:  # keyed by id: a City hashes slowly
+        if len(_PLACEMENTS) >= 4096:
+            _PLACEMENTS.clear()
+        got = _PLACEMENTS[key] = (city, tuple(legal_placements(city, st.placed, tile)))
+    return got[1]
+
+
+_PLACEMENTS: dict[tuple[int, tuple[tuple[tuple[int, int], tuple[int, int]], ...], int],
+                  tuple[City, tuple[tuple[tuple[int, int], int], ...]]] = {}
 
 
 @decision("choose_tile", "{who} chooses a display tile to place")
@@ -200,7 +207,6 @@ def _place_apply(st: EscapeState, task: Task, action: Action) -> None:
     tile = task[2]
     seat = task[1]
     st.placed[cell] = (tile, k)
-    st.ctx.pop("_placements", None)
     city = st.game.city
     st.events.append(TilePlaced(seat, city.tiles[tile].name, cell, k))
     place_spaces_auto(st, tile)
@@ -217,7 +223,6 @@ def _place_apply(st: EscapeState, task: Task, action: Action) -> None:
 @auto("city_end")
 def _city_end(st: EscapeState, task: Task) -> None:
     """Flip the top tile of every stack whose top was placed, then two officers for each new top."""
-    st.ctx.pop("_placements", None)
     draws: list[Task] = [("draw_top", s) for s in range(4) if st.tops[s] < 0 and st.stacks[s]]
     push(st, *draws, ("officers_for_new_tops", "city"))
 

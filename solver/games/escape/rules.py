@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from solver.core import (
-    CHANCE,
     JSON,
     BadStateError,
     Decision,
@@ -167,7 +166,7 @@ class EscapeGame(Game):
                     action = options[int(rng.integers(len(options)))]
                 else:
                     action = self.str_to_action(text)
-                if st.current_player() == CHANCE or action in st.legal_actions():
+                if action in st.legal_actions():
                     st.apply_unchecked(action)
                 else:
                     raise BadStateError(f"escape: step {i} ({text!r}) is not legal in the replay")

@@ -20,6 +20,7 @@ from solver.core.records import ActionRecords, Record
 from solver.games.escape import board as pb
 from solver.games.escape import setup, tasks
 from solver.games.escape.board import Piece, PlayerBoard
+from solver.games.escape.city import City, Layout
 from solver.games.escape.codec import POLICE_NAMES
 
 if TYPE_CHECKING:
@@ -27,6 +28,20 @@ if TYPE_CHECKING:
 
 Task = tuple[Any, ...]
 Cell = tuple[int, int]
+
+
+#: (id(city), placed) -> (the city, its Layout): states with the same city share one Layout and its memo
+_LAYOUTS: dict[tuple[int, tuple[tuple[Cell, tuple[int, int]], ...]], tuple[City, Layout]] = {}
+
+
+def _layout(city: City, placed: tuple[tuple[Cell, tuple[int, int]], ...]) -> Layout:
+    key = (id(city), placed)
+    got = _LAYOUTS.get(key)
+    if got is None or got[0] is not city:  # keyed by id: a City hashes slowly
+        if len(_LAYOUTS) >= 256:
+            _LAYOUTS.clear()
+        got = _LAYOUTS[key] = (city, Layout.of(city, dict(placed)))
+    return got[1]
 
 
 class EscapeView(JSONView):
@@ -87,7 +102,7 @@ class EscapeState(ActionRecords, State):
         self.reason = ""
         self.ctx: dict[str, Any] = {}
         self.todo: list[Task] = []
-        self.layout_cache: Any = None
+        self.layout_cache: tuple[int, Layout] | None = None
         self.init_records()
         setup.begin(self)
 
@@ -183,13 +198,12 @@ class EscapeState(ActionRecords, State):
         return other
 
     # --- helpers the rules share -----------------------------------------------------------------
-    def layout(self) -> Any:
-        """The movement graph of the placed city (:class:`~.city.Layout`), rebuilt when a tile is placed."""
-        from solver.games.escape.city import Layout
-
+    def layout(self) -> Layout:
+        """The movement graph of the placed city (:class:`~.city.Layout`), shared by every state with the
+        same placed city (its memo of reachable sets with it)."""
         key = len(self.placed)
         if self.layout_cache is None or self.layout_cache[0] != key:
-            self.layout_cache = (key, Layout.of(self.game.city, self.placed))
+            self.layout_cache = (key, _layout(self.game.city, tuple(sorted(self.placed.items()))))
         return self.layout_cache[1]
 
     def tile_cell(self, tile: int) -> Cell | None:

@@ -219,7 +219,8 @@ def _travel_legal(st: EscapeState, task: Task) -> list[Action]:
 @applies("travel")
 def _travel_apply(st: EscapeState, task: Task, action: Action) -> None:
     """Move the pawn; the officers of every tile left are to be avoided ("Step 2: Avoid"), and in a
-    2-player game Sandra too when she stands on a tile left ("Only 2 Player")."""
+    2-player game Sandra too when she stands on a tile left ("Only 2 Player"). An escape leaves the exit's
+    tile too ("Escaping the City")."""
     seat = task[1]
     ctx = st.ctx
     escape = action >= codec.ESCAPE and action < codec.ESCAPE + codec.MAX_ROUTES
@@ -229,7 +230,10 @@ def _travel_apply(st: EscapeState, task: Task, action: Action) -> None:
         dest, route = divmod(action - codec.TRAVEL, codec.MAX_ROUTES)
     found = reachable(st.layout(), st.location[seat], min(ctx["mp"], 12), jet_ski=ctx.get("jet_ski"),
                       flights=ctx.get("flights", 0), sewers=ctx.get("sewers", 0))
-    left = sorted(found[dest][route])
+    tiles_left = set(found[dest][route])
+    if escape:  # "including any that were on the tile with the Exit (since you are also leaving that tile)"
+        tiles_left.add(st.game.city.locations[dest].tile)
+    left = sorted(tiles_left)
     start = st.location[seat]
     st.location[seat] = dest
     names = st.game.location_names
