@@ -576,3 +576,96 @@ def test_random_games_to_the_end(players: int) -> None:
         assert all(x in (-1.0, 1.0) for x in r)
         assert sum(1 for x in r if x > 0) == len(st.winners())
         assert all(st.escaped[s] for s in st.winners())
+
+
+# --- hooks, Sandra, Night and Dawn, the early end ------------------------------------------------------
+
+def test_executive_hooks_drive_the_windows_and_the_avoid_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hooks executive.py will fill: an avoid resource removes an officer from ``ctx["avoid"]``; a
+    window with options ends with ``done`` (``take wounds`` in the Avoid step)."""
+    from solver.games.escape import turn
+
+    def options(st: EscapeState, seat: int, window: str) -> list[int]:
+        return [codec.EXEC] if window == "avoid" and st.ctx["avoid"] else []
+
+    def apply(st: EscapeState, seat: int, window: str, action: int) -> None:
+        st.ctx["avoid"].pop(0)
+
+    monkeypatch.setitem(turn.HOOKS, "executive_options", options)
+    monkeypatch.setitem(turn.HOOKS, "apply_executive", apply)
+    monkeypatch.setitem(turn.HOOKS, "executive_name", lambda game, k: "dodge" if k == 0 else None)
+    st = first_turn(3)
+    seat = st.todo[0][1]
+    city = st.game.city
+    gang_tile = city.gang_start_tile
+    st.location[seat] = next(iter(city.tiles[gang_tile].locations))
+    st.officers[gang_tile] = [True, True, False]
+    st.apply(codec.MOVE)
+    found = reachable(st.layout(), st.location[seat], st.ctx["mp"])
+    target = next(loc for loc, sets in found.items() if sets[0] == frozenset({gang_tile}))
+    st.apply(codec.travel(target, 0))
+    assert st.todo[0] == ("avoid", seat) and st.legal_actions() == [codec.TAKE_WOUNDS, codec.EXEC]
+    assert st.game.action_to_str(codec.EXEC) == "dodge"
+    green = st.boards[seat].green
+    st.apply(codec.EXEC)
+    assert st.todo[0] == ("avoid", seat)
+    st.apply(codec.TAKE_WOUNDS)
+    assert st.boards[seat].green == green - 1
+
+
+def test_visit_hook_is_called_except_on_subway_and_heliport(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Step 3: Visit": every destination is visited but a Subway or the Heliport."""
+    from solver.games.escape import turn
+
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setitem(turn.HOOKS, "visit", lambda st, seat, loc: calls.append((seat, loc)))
+    st = play_until(GAMES[3].new_initial_state(), lambda s: s.day == 2, 3)
+    city = st.game.city
+    moves = [e for e in st.events if e.kind == "Travelled"]
+    names = st.game.location_names
+    kinds = {names[i]: city.locations[i].kind for i in range(len(names))}
+    expected = [e.dest for e in moves if kinds[e.dest] not in ("subway", "heliport")]  # type: ignore[attr-defined]
+    assert [names[loc] for _, loc in calls] == expected and expected
+
+
+def test_sandra_on_a_tile_left_counts_as_an_officer() -> None:
+    """"Only 2 Player": Sandra counts as an officer of the type the avoiding player chooses."""
+    st = first_turn(2)
+    seat = st.todo[0][1]
+    city = st.game.city
+    assert st.location[2] == city.hospital  # 2-Player Setup b; her turns are a no-op for now
+    st.apply(codec.MOVE)
+    found = reachable(st.layout(), st.location[seat], st.ctx["mp"])
+    target = next(loc for loc, sets in found.items() if city.hospital_tile in sets[0])
+    st.apply(codec.travel(target, 0))
+    assert st.todo[0] == ("sandra_as", seat)
+    assert st.legal_actions() == [codec.SANDRA_AS + p for p in range(3)]
+    officers = sum(sum(st.officers[t]) for t in found[target][0])
+    st.apply(codec.SANDRA_AS + 1)
+    wounded = [e for e in st.events if e.kind == "Wounded"][-1]
+    assert wounded.wounds == officers + 1  # type: ignore[attr-defined]
+
+
+def test_night_turn_needs_an_extra_action_disc() -> None:
+    """"5. Day Turns": at Night a player with a disc decides whether to spend it for a turn."""
+    st = first_turn(3)
+    seat = st.order[1]
+    st.boards[seat].extra_actions = 1
+    st = play_until(st, lambda s: s.part == 3 and at("extra_action")(s), 2)
+    assert st.todo[0] == ("extra_action", seat) and st.legal_actions() == [codec.YES, codec.NO]
+    st.apply(codec.YES)
+    assert st.boards[seat].extra_actions == 0 and st.todo[0] == ("action", seat)
+    assert all(t[0] != "extra_action" for t in st.todo)
+
+
+def test_game_ends_once_nobody_is_left_in_the_city() -> None:
+    """"Escaping the City": escaped and arrested players take no more turns; with nobody left the game
+    ends after the part's notoriety update."""
+    st = first_turn(3)
+    st.escaped = [True, True, False]
+    st.arrested = [False, False, True]
+    st.todo = []
+    _run(st, ("part_end", 0))
+    assert st.is_terminal() and "escaped or been arrested" in st.reason
+    assert st.returns() == [1.0 if s in st.winners() else -1.0 for s in range(3)]
+    assert st.returns()[2] == -1.0

@@ -12,11 +12,13 @@ Rulebook sections: "Actions", "Rest", "Move", "Step 1: Travel", "Transportation"
 **Hooks for the later modules** (``visit.py``, ``executive.py``, ``sandra.py``). Each registers itself
 when imported (:mod:`.rules` imports them when they exist):
 
-* ``visit`` (auto task ``("visit", seat, location)``): re-register with ``@tasks.auto("visit")``; it
-  pushes the Location's steps ("Step 3: Visit"). The default does nothing. Subways and the Heliport
-  never reach it (``visit_step`` skips them).
-* ``sandra_turn`` (auto task ``("sandra_turn", pawn)``): re-register with ``@tasks.auto("sandra_turn")``
-  ("Sandra's Turn"). The default is a documented no-op: Sandra stays where she is.
+* ``HOOKS["visit"](st, seat, location) -> None``, run by the auto task ``("visit", seat, location)``:
+  pushes the Location's steps ("Step 3: Visit") with :func:`.tasks.push` (they run before the ``end``
+  executive window). The default does nothing. Subways and the Heliport never reach it
+  (``visit_step`` skips them).
+* ``HOOKS["sandra_turn"](st, pawn) -> None``, run by the auto task ``("sandra_turn", pawn)`` in a
+  2-player game ("Sandra's Turn"; pawn ``st.n``; also at Night and Dawn when she spends a disc). The
+  default is a documented no-op: Sandra stays where she is.
 * ``HOOKS["executive_options"](st, seat, window) -> list[Action]``: the executive actions ``seat`` may
   take in ``window`` (``"start"``, ``"travel"``, ``"avoid"``, ``"end"``), ids in ``codec.EXEC`` ..;
   default none. ``HOOKS["apply_executive"](st, seat, window, action) -> None`` applies one. In the
@@ -74,12 +76,22 @@ def _anywhere(st: EscapeState, seat: int, location: int) -> bool:
     return True
 
 
+def _no_visit(st: EscapeState, seat: int, location: int) -> None:
+    """Nothing happens at a Location until visit.py exists."""
+
+
+def _sandra_stays(st: EscapeState, pawn: int) -> None:
+    """Sandra does nothing until sandra.py exists."""
+
+
 #: The later modules' hooks (module docstring); they replace these entries when imported.
 HOOKS: dict[str, Callable[..., Any]] = {
     "executive_options": _no_options,
     "apply_executive": _no_apply,
     "executive_name": _no_name,
     "can_end_at": _anywhere,
+    "visit": _no_visit,
+    "sandra_turn": _sandra_stays,
 }
 
 
@@ -114,7 +126,8 @@ def _turn(st: EscapeState, task: Task) -> None:
 
 @auto("sandra_turn")
 def _sandra_turn(st: EscapeState, task: Task) -> None:
-    """Hook for ``sandra.py`` ("Sandra's Turn"): for now Sandra does nothing on her turn."""
+    """Sandra's turn ("Sandra's Turn"): the ``sandra_turn`` hook (for now a no-op: she stays put)."""
+    HOOKS["sandra_turn"](st, task[1])
 
 
 @decision("exec_window", "{who} may take executive actions")
@@ -316,8 +329,8 @@ def _visit_step(st: EscapeState, task: Task) -> None:
 
 @auto("visit")
 def _visit(st: EscapeState, task: Task) -> None:
-    """Hook for ``visit.py``: push the steps of visiting Location ``task[2]`` ("Step 3: Visit"). For now
-    nothing happens at a Location."""
+    """Visit Location ``task[2]`` ("Step 3: Visit"): the ``visit`` hook (for now nothing happens)."""
+    HOOKS["visit"](st, task[1], task[2])
 
 
 @auto("end_turn")
