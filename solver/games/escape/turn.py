@@ -233,7 +233,9 @@ def _travel_legal(st: EscapeState, task: Task) -> list[Action]:
 def _travel_apply(st: EscapeState, task: Task, action: Action) -> None:
     """Move the pawn; the officers of every tile left are to be avoided ("Step 2: Avoid"), and in a
     2-player game Sandra too when she stands on a tile left ("Only 2 Player"). An escape leaves the exit's
-    tile too ("Escaping the City")."""
+    tile too ("Escaping the City"). Sandra counts even on the Hospital tile (she is the Inspector, not an
+    officer piece, so "No Police Officers can ever be on the Hospital tile" does not cover her; once
+    sandra.py moves her she leaves it on her first turn, which day 1's reversed order makes the first)."""
     seat = task[1]
     ctx = st.ctx
     escape = action >= codec.ESCAPE and action < codec.ESCAPE + codec.MAX_ROUTES
