@@ -575,6 +575,23 @@ def test_chopper_and_sewer_widen_the_travel(kind: ContactKind) -> None:
     assert codec.travel(min(new), 0) in st.legal_actions()
 
 
+def test_gang_member_flies_in_the_travel_step() -> None:
+    """"Use a Gang member": in the Travel step, a helipad flight; the member goes back to its gang."""
+    for seed in range(1, 6):
+        st, seat = full_city(seed=seed)
+        loc = widening(st, flights=1)
+        if loc is not None:
+            break
+    else:
+        pytest.skip("no position where a flight widens the Travel")
+    g, gang = give_gang(st, seat)
+    move_turn(st, seat, loc)
+    assert st.legal_actions() == [codec.DONE, E + ex.USE_GANG + g]
+    st.apply(E + ex.USE_GANG + g)
+    assert st.ctx["flights"] == 1 and st.gangs[gang] == 1 and st.boards[seat].gang_members == [gang]
+    assert st.boards[seat].cubes_blue == 0  # the flight, not the notoriety ability
+
+
 def test_travel_resource_not_offered_when_useless() -> None:
     """A Helicopter far from any helipad changes nothing: not offered."""
     st, seat = full_city()

@@ -114,12 +114,13 @@ AVOID_KINDS: Final = frozenset({"avoid_tile", "avoid_one"})
 
 
 def _mask(police: tuple[int, ...]) -> int:
-    return sum(1 << p for p in set(police))
+    """The colour mask of officer types ``police`` (bit ``1 << type``)."""
+    return sum(1 << int(p) for p in set(police))
 
 
 def contact_effect(kind: ContactKind, police: tuple[int, ...]) -> Effect:
     """The benefit of a contact card ("Contact Cards"); ``police`` the colours the card names."""
-    colour = police[0] if police else 0
+    colour = int(police[0]) if police else 0
     table: dict[ContactKind, Effect] = {
         ContactKind.SNITCH: Effect("snitch", colour),
         ContactKind.FIXER: DISC,
