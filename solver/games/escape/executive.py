@@ -460,11 +460,11 @@ def _release(st: EscapeState, task: Task) -> None:
 def _medevac(st: EscapeState, seat: int) -> None:
     """Medevac ("Move directly to the Hospital. You may not move again this turn"): the card is the
     turn's Travel; gas cans and the Travel decision are dropped (``exec_medevac`` replaces them)."""
+    travel = ("travel", seat)
+    if travel not in st.todo:
+        raise IllegalActionError("escape: Medevac is used in the Travel step, before the destination")
     st.ctx["medevac"] = True
-    todo = st.todo
-    for name in ("gas", "travel"):
-        i = todo.index((name, seat))
-        todo[i:i + 1] = [("exec_medevac", seat)] if name == "travel" else []
+    st.todo = [("exec_medevac", seat) if t == travel else t for t in st.todo if t != ("gas", seat)]
 
 
 @auto("exec_medevac")
