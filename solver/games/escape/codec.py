@@ -34,7 +34,18 @@ Layout (block start, size)::
     PLAN +c (MAX_CARDS)     an Escape Plan card dealt (seen by its owner only)
     PATROL +e (3)           a patrol card for exit e+1
     INSPECTOR +c (MAX_CARDS) an Inspector card revealed (Sandra's turn, sandra.py)
-    TILE_VALUE +v (1001)    a locker or exit tile of value $v k drawn (visit.py)
+    TILE_VALUE +v (1001)    a locker or exit tile of value $v k drawn (visit.py; seen by the drawer only)
+    --- the Visit's choices ("Step 3: Visit", visit.py) ---
+    V_WORD +w (8)           gas can, clinic heal, church, exit income, exit tile, two end-of-turn bonuses
+    V_HOSPITAL +k (4)       heal k wounds at the Hospital (k = 0..3)
+    V_KEY +c (3)            take the key of colour c at a Safe House
+    V_ENTER +k (4)          enter a closed business with the key of safe house k+1 (3: the master key)
+    V_LOCKER +c*4+k (12)    open locker c with the key of safe house k+1 (3: the master key)
+    V_EQUIP +e*12+i         buy equipment e onto Item space i
+    V_FIXER +f*12+i         buy Fixer tile f onto Item space i
+    V_PICK +p*MAX_CARDS+c   take contact card c from display position p ("Taking Contact Cards")
+    V_HOW +h (11)           ... A: to the box (0); B: onto Contact space h-1 (1..5); C: replacing space h-6
+    V_KEEP +v*12+i          keep the drawn locker or exit tile of value $v k on Item space i (hidden)
 
 Placement cells are those within hex distance :data:`REGION_RADIUS` of ``(0, 0)``: each new tile must
 touch two placed tiles that touch each other, so the city grows outward by one ring at most every
@@ -101,11 +112,38 @@ PLAN: Final = CONTACT + MAX_CARDS
 PATROL: Final = PLAN + MAX_CARDS
 INSPECTOR: Final = PATROL + 3
 TILE_VALUE: Final = INSPECTOR + MAX_CARDS
-NUM_ACTIONS: Final = TILE_VALUE + MAX_VALUE + 1
+#: Item spaces a board may have (content.MAX_ITEM_SPACES) and contact cards a display shows (set-up 15).
+MAX_ITEMS: Final = 12
+MAX_DISPLAY: Final = 7
+CONTACT_SPACES: Final = 5
+V_WORD: Final = TILE_VALUE + MAX_VALUE + 1
+V_HOSPITAL: Final = V_WORD + 8
+V_KEY: Final = V_HOSPITAL + 4
+V_ENTER: Final = V_KEY + 3
+V_LOCKER: Final = V_ENTER + 4
+V_EQUIP: Final = V_LOCKER + 12
+V_FIXER: Final = V_EQUIP + 4 * MAX_ITEMS
+V_PICK: Final = V_FIXER + 8 * MAX_ITEMS
+V_HOW: Final = V_PICK + MAX_DISPLAY * MAX_CARDS
+V_KEEP: Final = V_HOW + 1 + 2 * CONTACT_SPACES
+NUM_ACTIONS: Final = V_KEEP + (MAX_VALUE + 1) * MAX_ITEMS
+#: The V_WORD choices, by offset.
+TAKE_GAS: Final = V_WORD
+CLINIC_HEAL: Final = V_WORD + 1
+CHURCH_PAY: Final = V_WORD + 2
+EXIT_INCOME: Final = V_WORD + 3
+EXIT_TILE: Final = V_WORD + 4
+BONUS_DISC: Final = V_WORD + 5
+BONUS_UNLOCK: Final = V_WORD + 6  # lose 1 notoriety (businesses) or receive income (safe houses) + unlock
+_V_WORDS: Final = ("take gas can", "heal a wound", "pay to lose notoriety", "receive income",
+                   "take exit tile", "bonus extra action", "bonus unlock")
 
 _WORDS: Final[dict[int, str]] = {DONE: "done", YES: "yes", NO: "no", REST: "rest", MOVE: "move",
                                  TAKE_WOUNDS: "take wounds", PASS: "pass"}
 POLICE_NAMES: Final = ("county", "federal", "swat")
+EQUIPMENT_NAMES: Final = ("vest", "hat", "helmet", "gas mask")
+FIXER_NAMES: Final = ("helicopter", "safe", "disguise", "id card", "first aid kit", "motorcycle",
+                      "energy drink", "telephone")
 LOCKER_NAMES: Final = ("green", "black", "brown")
 STACK_NAMES: Final = ("A", "B", "C", "D")
 
@@ -115,7 +153,9 @@ _BLOCKS: Final[tuple[tuple[int, int], ...]] = (
     (PLACE, len(REGION) * 6), (BUSINESS, 6), (SAFE_HOUSE, 3), (UNLOCK, 7), (PICK_OFFICER, MAX_TILES * 3),
     (DEST, MAX_TILES), (SANDRA_AS, 3), (EXEC, MAX_EXEC), (START, 4), (REVEAL, MAX_TILES), (OFFICER, 3),
     (KEY, 3), (CONTACT, MAX_CARDS), (PLAN, MAX_CARDS), (PATROL, 3), (INSPECTOR, MAX_CARDS),
-    (TILE_VALUE, MAX_VALUE + 1),
+    (TILE_VALUE, MAX_VALUE + 1), (V_WORD, len(_V_WORDS)), (V_HOSPITAL, 4), (V_KEY, 3), (V_ENTER, 4),
+    (V_LOCKER, 12), (V_EQUIP, 4 * MAX_ITEMS), (V_FIXER, 8 * MAX_ITEMS), (V_PICK, MAX_DISPLAY * MAX_CARDS),
+    (V_HOW, 1 + 2 * CONTACT_SPACES), (V_KEEP, (MAX_VALUE + 1) * MAX_ITEMS),
 )
 
 
@@ -214,7 +254,57 @@ def _name(game: EscapeGame, start: int, i: int) -> str | None:
         return f"inspector {i + 1} {kind.replace('_', ' ')} {label}"
     if start == TILE_VALUE:
         return f"value {i}"
+    return _visit_name(game, start, i)
+
+
+def _visit_name(game: EscapeGame, start: int, i: int) -> str | None:
+    """The notation of the Visit's choices (the V_ blocks)."""
+    content = game.content
+    items = content.board.item_spaces
+    if start == V_WORD:
+        return _V_WORDS[i]
+    if start == V_HOSPITAL:
+        return f"hospital heal {i}"
+    if start == V_KEY:
+        return f"take {LOCKER_NAMES[i]} key"
+    if start == V_ENTER:
+        return "enter with master key" if i == 3 else f"enter with key {i + 1}"
+    if start == V_LOCKER:
+        colour, k = divmod(i, 4)
+        key = "master key" if k == 3 else f"key {k + 1}"
+        return f"open {LOCKER_NAMES[colour]} locker with {key}"
+    if start in (V_EQUIP, V_FIXER):
+        kind, space = divmod(i, MAX_ITEMS)
+        if space >= items:
+            return None
+        if start == V_EQUIP:
+            return f"buy {EQUIPMENT_NAMES[kind]} on item {space + 1}"
+        return f"buy fixer {FIXER_NAMES[kind]} on item {space + 1}"
+    if start == V_PICK:
+        position, card = divmod(i, MAX_CARDS)
+        if card not in game.contact_kinds:
+            return None
+        return f"take {content.contacts[card].name} from display {position + 1}"
+    if start == V_HOW:
+        if i == 0:
+            return "contact to the box"
+        if i <= CONTACT_SPACES:
+            return f"contact to space {i}"
+        return f"contact replaces space {i - CONTACT_SPACES}"
+    if start == V_KEEP:
+        value, space = divmod(i, MAX_ITEMS)
+        return f"keep {value} on item {space + 1}" if space < items else None
     return None
+
+
+def keep(value: int, space: int) -> Action:
+    """The id of keeping a drawn tile of ``value`` $k on Item space ``space`` (0-based)."""
+    return V_KEEP + value * MAX_ITEMS + space
+
+
+def keep_masked(space: int) -> str:
+    """What the other seats see of a keep: the Item space, not the value ("Lockers" 3: face down)."""
+    return f"keep ? on item {space + 1}"
 
 
 def parse_table(game: EscapeGame) -> dict[str, Action]:

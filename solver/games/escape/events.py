@@ -133,3 +133,64 @@ class GameOver(Event):
     scores: tuple[int | None, ...]
     winners: tuple[int, ...]
     reason: str
+
+
+@dataclass(frozen=True)
+class CubePlaced(Event):
+    """Public: ``pawn`` put an income cube on ``site``'s display (``business 3``, ``safe house 1``) in the
+    ``hex`` (``amount``, ``income``, ``red``): an income hex shows the plan card's income mark there
+    ("Businesses" 2, "Safe Houses" 2)."""
+
+    pawn: int
+    site: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class BusinessClosed(Event):
+    """Public: Business ``business`` (1..6) closed after ``visits`` visits ("Closing a Business")."""
+
+    business: int
+    visits: int
+
+
+@dataclass(frozen=True)
+class ContactTaken(Event):
+    """Public: ``seat`` took contact card ``card`` from the display and ``how``: ``box`` (A), ``space N``
+    (B) or ``replaces space N`` (C) ("Taking Contact Cards")."""
+
+    seat: int
+    card: str
+    how: str
+
+
+@dataclass(frozen=True)
+class TilesDrawn(Event):
+    """Public: ``seat`` secretly draws ``count`` tiles from ``stack`` (``green locker``, ``exit stack 1``)
+    ("Lockers" 2, "Exits")."""
+
+    seat: int
+    stack: str
+    count: int
+
+
+@dataclass(frozen=True)
+class TileKept(Event):
+    """``seat`` kept a tile from ``stack`` face down on Item space ``space`` (1-based); ``value`` ($k) is
+    seen by the seat only (None for the others)."""
+
+    seat: int
+    stack: str
+    space: int
+    value: int | None
+
+
+@dataclass(frozen=True)
+class Bonus(Event):
+    """Public: ``seat`` took the end-of-turn bonus of ``group`` (``businesses 1-3``, ``businesses 4-6``,
+    ``safe houses``): ``choice`` ``extra action`` or ``unlock`` ("Visiting all Businesses in a group",
+    "Visiting all Safe Houses")."""
+
+    seat: int
+    group: str
+    choice: str

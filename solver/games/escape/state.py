@@ -13,6 +13,7 @@ avoid); hooks for the later modules read and write it (see :mod:`.turn`).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Self
 
 from solver.core import CHANCE, TERMINAL, Action, Decision, DecisionKind, JSONView, Seat, State
@@ -28,6 +29,15 @@ if TYPE_CHECKING:
 
 Task = tuple[Any, ...]
 Cell = tuple[int, int]
+
+#: Decision task name -> the text the other seats see of its action (a decision whose choice is secret:
+#: which drawn locker or exit tile is kept, "Lockers" 3). :mod:`.visit` fills it.
+HIDDEN_DECISIONS: dict[str, Callable[[Action], str]] = {}
+#: Income-track cube hexes on a Business or Safe House display ("Businesses" 2, "Sandra's Cards").
+AMOUNT_HEX, INCOME_HEX, RED_HEX = 0, 1, 2
+HEX_NAMES = ("amount", "income", "red")
+#: Sites with cube displays: businesses 1..6 are sites 0..5, safe houses 1..3 sites 6..8.
+SITES = 9
 
 
 #: (id(city), placed) -> (the city, its Layout): states with the same city share one Layout and its memo
@@ -92,6 +102,9 @@ class EscapeState(ActionRecords, State):
         self.gas_supply = 6
         self.equipment_left = list(content.equipment_counts)
         self.fixers_left = list(range(len(content.fixer_costs)))
+        # per site (business b: b - 1; safe house h: 5 + h) the income cubes on its display, in order:
+        # [pawn, hex] with hex AMOUNT_HEX, INCOME_HEX or RED_HEX (visit.py; Sandra's cards in sandra.py)
+        self.cubes: list[list[list[int]]] = [[] for _ in range(SITES)]
         self.escaped = [False] * self.n
         self.arrested = [False] * self.n
         self.escapes = 0
@@ -191,6 +204,7 @@ class EscapeState(ActionRecords, State):
         other.exit_stacks = [list(s) for s in self.exit_stacks]
         other.exit_stack_at = dict(self.exit_stack_at)
         other.ctx = copy.deepcopy(self.ctx)
+        other.cubes = [[list(c) for c in site] for site in self.cubes]
         for name in ("location", "order", "plan", "plans_left", "tops", "placing", "bag", "returning",
                      "keys_left", "contacts_left", "display", "exit_pending", "patrol_left", "patrol_on",
                      "inspector_left", "equipment_left", "fixers_left", "escaped", "arrested", "todo"):
@@ -232,6 +246,11 @@ class EscapeState(ActionRecords, State):
         self.events.append(Note(what, text))
 
     def _record(self, action: Action) -> Record:
+        task = self.todo[0] if self.todo else None
+        mask = HIDDEN_DECISIONS.get(task[0]) if task is not None else None
+        if mask is not None and task is not None:
+            seat = int(task[1])
+            return (seat, tasks.action_text(self.game, action), frozenset({seat}), mask(action))
         return tasks.record(self, action)
 
 
@@ -242,7 +261,7 @@ def _board_json(st: EscapeState, pawn: int, seat: Seat) -> dict[str, Any]:
     careful player tracks it, ``docs/escape-rules.md`` "Hidden information"), but the values of another
     seat's Locker and Exit tiles hidden (they lie face down)."""
     data = st.boards[pawn].to_json()
-    if pawn != seat:
+    if pawn != seat and not st.over:
         data["items"] = [_hide_tile(s) for s in st.boards[pawn].items]
     return data
 
@@ -261,7 +280,10 @@ def view_data(st: EscapeState, seat: Seat) -> dict[str, Any]:
     Public: the placed city and the display, officers by tile, the bag, keys, gangs, the contact display
     and deck size, the Business and Safe House tiles placed, patrol cards and closed exits, pile sizes,
     every pawn's Location, every board (another seat's Locker and Exit tile values hidden), escapes and
-    arrests, the turn order. Private: the seat's own Escape Plan card (no deck order is in the state)."""
+    arrests, the turn order, the income cubes on the Business and Safe House displays (a cube in an
+    income hex shows that plan card's income mark), the Fixer tiles and Equipment left. Private: the
+    seat's own Escape Plan card (no deck order is in the state); every card is shown once the game is
+    over (Escape Plan Cards: "revealed only at the end of the game")."""
     game = st.game
     city = game.city
     content = game.content
@@ -291,6 +313,10 @@ def view_data(st: EscapeState, seat: Seat) -> dict[str, Any]:
         "escaped": list(st.escaped), "arrested": list(st.arrested),
         "plan": content.plans[st.plan[seat]].name if st.plan[seat] >= 0 else None,
         "over": st.over, "reason": st.reason,
+        "cubes": [[[c[0], HEX_NAMES[c[1]]] for c in site] for site in st.cubes],
+        "equipment_left": list(st.equipment_left), "fixers_left": list(st.fixers_left),
+        # "Escape Plan cards are revealed only at the end of the game" (Escape Plan Cards)
+        "plans": [content.plans[p].name if p >= 0 else None for p in st.plan] if st.over else None,
     }
 
 
