@@ -370,9 +370,13 @@ def test_travel_options_are_reachables() -> None:
     for seed in range(6):
         st = play_until(GAMES[3].new_initial_state(), at("travel"), seed)
         seat = st.todo[0][1]
-        found = reachable(st.layout(), st.location[seat], st.ctx["mp"])
-        expected = {codec.travel(loc, r) for loc, sets in found.items() for r in range(min(4, len(sets)))}
-        assert set(st.legal_actions()) == expected
+        found = reachable(st.layout(), st.location[seat], st.ctx["mp"], jet_ski=st.ctx.get("jet_ski"),
+                          flights=st.ctx.get("flights", 0), sewers=st.ctx.get("sewers", 0))
+        can_end = tasks.HOOKS["can_end_at"]
+        expected = {codec.travel(loc, r) for loc, sets in found.items() if can_end(st, seat, loc)
+                    for r in range(min(4, len(sets)))}
+        escapes = {a for a in st.legal_actions() if codec.ESCAPE <= a < codec.ESCAPE + codec.MAX_ROUTES}
+        assert set(st.legal_actions()) - escapes == expected
 
 
 def test_gas_cans_add_movement_points() -> None:
@@ -462,7 +466,12 @@ def test_escape_costs_and_the_fee_after_the_first_escape() -> None:
     assert st.escaped[seat] and st.boards[seat].money == money  # the first escape costs 0
     assert st.boards[seat].red + st.boards[seat].handcuffs > red or st.boards[seat].green == 0
     # the next other player to act has paid $1k first (day 3: nothing else changes money here)
-    nxt = play_until(st.clone(), lambda s: at("action")(s) and s.todo[0][1] in others, 0)
+    def turn_begun(s: EscapeState) -> bool:  # the first decision of another player's turn
+        head = s.todo[0] if s.todo else ()
+        return (not s.is_terminal() and head[1:2] in ((others[0],), (others[1],))
+                and (head[0] == "action" or head[0] == "exec_window" and head[2:] == ("start",)))
+
+    nxt = play_until(st.clone(), turn_begun, 0)
     payer = nxt.todo[0][1]
     assert nxt.boards[payer].money == money_now[payer] - 1
     # a broke player is arrested at his turn, before any action
@@ -635,8 +644,12 @@ def test_sandra_on_a_tile_left_counts_as_an_officer() -> None:
     city = st.game.city
     assert st.location[2] == city.hospital  # 2-Player Setup b; her turns are a no-op for now
     st.apply(codec.MOVE)
+    while st.todo[0][0] != "travel":  # gas cans and the travel window, if any: none used
+        st.apply(st.legal_actions()[0])
     found = reachable(st.layout(), st.location[seat], st.ctx["mp"])
-    target = next(loc for loc, sets in found.items() if city.hospital_tile in sets[0])
+    legal = set(st.legal_actions())
+    target = next(loc for loc, sets in found.items()
+                  if city.hospital_tile in sets[0] and codec.travel(loc, 0) in legal)
     st.apply(codec.travel(target, 0))
     assert st.todo[0] == ("sandra_as", seat)
     assert st.legal_actions() == [codec.SANDRA_AS + p for p in range(3)]
@@ -651,11 +664,14 @@ def test_night_turn_needs_an_extra_action_disc() -> None:
     st = first_turn(3)
     seat = st.order[1]
     st.boards[seat].extra_actions = 1
-    st = play_until(st, lambda s: s.part == 3 and at("extra_action")(s), 2)
-    assert st.todo[0] == ("extra_action", seat) and st.legal_actions() == [codec.YES, codec.NO]
+    st = play_until(st, lambda s: s.part == 3 and s.todo[0] == ("extra_action", seat), 2)
+    assert st.legal_actions() == [codec.YES, codec.NO]
+    discs = st.boards[seat].extra_actions  # thresholds and assets may have given more since
     st.apply(codec.YES)
-    assert st.boards[seat].extra_actions == 0 and st.todo[0] == ("action", seat)
-    assert all(t[0] != "extra_action" for t in st.todo)
+    # the Night turn begins: its Action, or first the start window when an executive action is on offer
+    assert st.boards[seat].extra_actions == discs - 1
+    assert st.todo[0] in (("action", seat), ("exec_window", seat, "start")), st.todo[0]
+    assert not any(t == ("extra_action", seat) for t in st.todo)
 
 
 def test_game_ends_once_nobody_is_left_in_the_city() -> None:

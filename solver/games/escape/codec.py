@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Final
 
 from solver.core import Action, InvalidActionError
 from solver.games.escape.city import distance
+from solver.games.escape.tasks import HOOKS
 
 if TYPE_CHECKING:
     from solver.games.escape.rules import EscapeGame
@@ -229,9 +230,8 @@ def _name(game: EscapeGame, start: int, i: int) -> str | None:
     if start == SANDRA_AS:
         return f"sandra as {POLICE_NAMES[i]}"
     if start == EXEC:
-        from solver.games.escape.turn import executive_name
-
-        return executive_name(game, i)
+        name: str | None = HOOKS["executive_name"](game, i)
+        return name
     if start == START:
         first = city.start_tiles[i // 2]
         return f"start {city.tiles[first].name} rot {(0, 3)[i % 2]}"

@@ -57,8 +57,7 @@ from solver.games.escape.content import (
     Fixer,
 )
 from solver.games.escape.events import Travelled
-from solver.games.escape.tasks import applies, auto, decision, push
-from solver.games.escape.turn import HOOKS
+from solver.games.escape.tasks import HOOKS, applies, auto, decision, push
 
 if TYPE_CHECKING:
     from solver.games.escape.rules import EscapeGame

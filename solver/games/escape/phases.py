@@ -27,7 +27,7 @@ from solver.games.escape.events import (
     Unlocked,
     Wounded,
 )
-from solver.games.escape.setup import place_spaces_auto
+from solver.games.escape.setup import place_pending_exits, place_spaces_auto
 from solver.games.escape.tasks import applies, auto, chance, decision, push
 
 if TYPE_CHECKING:
@@ -121,16 +121,6 @@ def _patrol_apply(st: EscapeState, task: Task, action: Action) -> None:
             st.exit_stack_at[e + 1] = stack
             st.exit_pending.append(e + 1)
             place_pending_exits(st)
-
-
-def place_pending_exits(st: EscapeState) -> None:
-    """Closed exits whose tile is now visible (placed or on a stack's top) get their exit tile stack."""
-    city = st.game.city
-    visible = {t for t, _ in st.placed.values()} | {t for t in st.tops if t >= 0}
-    for e in list(st.exit_pending):
-        if city.locations[city.labelled(EXIT, str(e))].tile in visible:
-            st.exit_pending.remove(e)
-            st.note("patrol", f"exit {e} is closed: exit tile stack {st.exit_stack_at[e]} covers it")
 
 
 def exit_open(st: EscapeState, number: int) -> bool:

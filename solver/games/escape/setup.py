@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from solver.core import Action
 from solver.games.escape import codec
-from solver.games.escape.city import BUSINESS, GANG, SAFE_HOUSE, START_ROTATIONS, start_layout
+from solver.games.escape.city import BUSINESS, EXIT, GANG, SAFE_HOUSE, START_ROTATIONS, start_layout
 from solver.games.escape.events import OfficerDrawn, PlanDealt
 from solver.games.escape.tasks import applies, auto, chance, decision, push
 
@@ -83,6 +83,16 @@ def place_spaces_auto(st: EscapeState, tile: int) -> None:
             st.gangs[loc] = st.gangs.get(loc, 0) + members
 
 
+def place_pending_exits(st: EscapeState) -> None:
+    """Closed exits whose tile is now visible (placed or on a stack's top) get their exit tile stack."""
+    city = st.game.city
+    visible = {t for t, _ in st.placed.values()} | {t for t in st.tops if t >= 0}
+    for e in list(st.exit_pending):
+        if city.locations[city.labelled(EXIT, str(e))].tile in visible:
+            st.exit_pending.remove(e)
+            st.note("patrol", f"exit {e} is closed: exit tile stack {st.exit_stack_at[e]} covers it")
+
+
 @chance("draw_top", "a City tile stack shows its new top")
 def _top_outcomes(st: EscapeState, task: Task) -> list[tuple[Action, float]]:
     stack = st.stacks[task[1]]
@@ -99,8 +109,6 @@ def _top_apply(st: EscapeState, task: Task, action: Action) -> None:
     st.tops[s] = tile
     st.ctx.setdefault("new_tops", []).append(tile)
     st.note("city", f"stack {codec.STACK_NAMES[s]} shows {st.game.city.tiles[tile].name}")
-    from solver.games.escape.phases import place_pending_exits
-
     place_pending_exits(st)
 
 

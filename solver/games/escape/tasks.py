@@ -172,3 +172,41 @@ def record(st: EscapeState, action: Action) -> Record:
             return (CHANCE, text, frozenset({int(task[index])}), masked)
         return (CHANCE, text, None, text)
     return (actor(st, task), text, None, text)
+
+
+# --- hooks for the later modules (documented in turn.py) -----------------------------------------
+
+
+def _no_options(st: EscapeState, seat: int, window: str) -> list[Action]:
+    return []
+
+
+def _no_apply(st: EscapeState, seat: int, window: str, action: Action) -> None:
+    raise NotImplementedError("escape: no executive actions exist yet (executive.py)")
+
+
+def _no_name(game: Any, k: int) -> str | None:
+    return None
+
+
+def _anywhere(st: EscapeState, seat: int, location: int) -> bool:
+    return True
+
+
+def _no_visit(st: EscapeState, seat: int, location: int) -> None:
+    """Nothing happens at a Location until visit.py exists."""
+
+
+def _sandra_stays(st: EscapeState, pawn: int) -> None:
+    """Sandra does nothing until sandra.py exists."""
+
+
+#: The later modules' hooks (:mod:`.turn`'s docstring); they replace these entries when imported.
+HOOKS: dict[str, Callable[..., Any]] = {
+    "executive_options": _no_options,
+    "apply_executive": _no_apply,
+    "executive_name": _no_name,
+    "can_end_at": _anywhere,
+    "visit": _no_visit,
+    "sandra_turn": _sandra_stays,
+}

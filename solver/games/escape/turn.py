@@ -9,8 +9,9 @@ Rulebook sections: "Actions", "Rest", "Move", "Step 1: Travel", "Transportation"
       move:  exec_window travel -> gas -> travel -> [sandra_as] -> avoid -> wounds
              -> escape_step | visit_step (-> visit) -> exec_window end -> end_turn
 
-**Hooks for the later modules** (``visit.py``, ``executive.py``, ``sandra.py``). Each registers itself
-when imported (:mod:`.rules` imports them when they exist):
+**Hooks for the later modules** (``visit.py``, ``executive.py``, ``sandra.py``), kept in
+:data:`.tasks.HOOKS` so that :mod:`.codec` can name executive actions without importing this module.
+Each registers itself when imported (:mod:`.rules` imports them when they exist):
 
 * ``HOOKS["visit"](st, seat, location) -> None``, run by the auto task ``("visit", seat, location)``:
   pushes the Location's steps ("Step 3: Visit") with :func:`.tasks.push` (they run before the ``end``
@@ -40,7 +41,6 @@ Turn context (``st.ctx`` during a turn): ``seat``, ``mp`` (3 + gas cans returned
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from solver.core import Action
@@ -50,7 +50,7 @@ from solver.games.escape.city import HELIPORT, SUBWAY, reachable
 from solver.games.escape.content import Asset
 from solver.games.escape.events import Arrested, Escaped, Travelled
 from solver.games.escape.phases import escape_exit, unlock, wound
-from solver.games.escape.tasks import applies, auto, decision, push
+from solver.games.escape.tasks import HOOKS, applies, auto, decision, push
 
 if TYPE_CHECKING:
     from solver.games.escape.state import EscapeState, Task
@@ -58,41 +58,6 @@ if TYPE_CHECKING:
 #: Movement points of a Travel before resources ("Step 1: Travel": "1, 2, or 3").
 BASE_MP = 3
 WINDOWS = ("start", "travel", "avoid", "end")
-
-
-def _no_options(st: EscapeState, seat: int, window: str) -> list[Action]:
-    return []
-
-
-def _no_apply(st: EscapeState, seat: int, window: str, action: Action) -> None:
-    raise NotImplementedError("escape: no executive actions exist yet (executive.py)")
-
-
-def _no_name(game: Any, k: int) -> str | None:
-    return None
-
-
-def _anywhere(st: EscapeState, seat: int, location: int) -> bool:
-    return True
-
-
-def _no_visit(st: EscapeState, seat: int, location: int) -> None:
-    """Nothing happens at a Location until visit.py exists."""
-
-
-def _sandra_stays(st: EscapeState, pawn: int) -> None:
-    """Sandra does nothing until sandra.py exists."""
-
-
-#: The later modules' hooks (module docstring); they replace these entries when imported.
-HOOKS: dict[str, Callable[..., Any]] = {
-    "executive_options": _no_options,
-    "apply_executive": _no_apply,
-    "executive_name": _no_name,
-    "can_end_at": _anywhere,
-    "visit": _no_visit,
-    "sandra_turn": _sandra_stays,
-}
 
 
 def executive_name(game: Any, k: int) -> str | None:

@@ -58,8 +58,7 @@ from solver.games.escape.events import (
 from solver.games.escape.phases import exit_open, unlock
 from solver.games.escape.setup import contact_outcomes
 from solver.games.escape.state import AMOUNT_HEX, HEX_NAMES, HIDDEN_DECISIONS, INCOME_HEX
-from solver.games.escape.tasks import applies, auto, chance, decision, push
-from solver.games.escape.turn import HOOKS
+from solver.games.escape.tasks import HOOKS, applies, auto, chance, decision, push
 
 if TYPE_CHECKING:
     from solver.games.escape.state import EscapeState, Task
