@@ -46,6 +46,10 @@ Layout (block start, size)::
     V_PICK +p*MAX_CARDS+c   take contact card c from display position p ("Taking Contact Cards")
     V_HOW +h (11)           ... A: to the box (0); B: onto Contact space h-1 (1..5); C: replacing space h-6
     V_KEEP +v*12+i          keep the drawn locker or exit tile of value $v k on Item space i (hidden)
+    --- Sandra's random discards (chance, "Sandra's Cards", sandra.py) ---
+    S_KEY +c (3)            Sandra discards the key of colour c from the safe house she visits
+    S_FIXER +f (8)          ... Fixer tile f
+    S_TILE +v (1001)        ... a locker or exit tile of value $v k, seen by nobody ("discard value ?")
 
 Placement cells are those within hex distance :data:`REGION_RADIUS` of ``(0, 0)``: each new tile must
 touch two placed tiles that touch each other, so the city grows outward by one ring at most every
@@ -127,7 +131,10 @@ V_FIXER: Final = V_EQUIP + 4 * MAX_ITEMS
 V_PICK: Final = V_FIXER + 8 * MAX_ITEMS
 V_HOW: Final = V_PICK + MAX_DISPLAY * MAX_CARDS
 V_KEEP: Final = V_HOW + 1 + 2 * CONTACT_SPACES
-NUM_ACTIONS: Final = V_KEEP + (MAX_VALUE + 1) * MAX_ITEMS
+S_KEY: Final = V_KEEP + (MAX_VALUE + 1) * MAX_ITEMS
+S_FIXER: Final = S_KEY + 3
+S_TILE: Final = S_FIXER + 8
+NUM_ACTIONS: Final = S_TILE + MAX_VALUE + 1
 #: The V_WORD choices, by offset.
 TAKE_GAS: Final = V_WORD
 CLINIC_HEAL: Final = V_WORD + 1
@@ -156,7 +163,8 @@ _BLOCKS: Final[tuple[tuple[int, int], ...]] = (
     (KEY, 3), (CONTACT, MAX_CARDS), (PLAN, MAX_CARDS), (PATROL, 3), (INSPECTOR, MAX_CARDS),
     (TILE_VALUE, MAX_VALUE + 1), (V_WORD, len(_V_WORDS)), (V_HOSPITAL, 4), (V_KEY, 3), (V_ENTER, 4),
     (V_LOCKER, 12), (V_EQUIP, 4 * MAX_ITEMS), (V_FIXER, 8 * MAX_ITEMS), (V_PICK, MAX_DISPLAY * MAX_CARDS),
-    (V_HOW, 1 + 2 * CONTACT_SPACES), (V_KEEP, (MAX_VALUE + 1) * MAX_ITEMS),
+    (V_HOW, 1 + 2 * CONTACT_SPACES), (V_KEEP, (MAX_VALUE + 1) * MAX_ITEMS), (S_KEY, 3), (S_FIXER, 8),
+    (S_TILE, MAX_VALUE + 1),
 )
 
 
@@ -294,6 +302,12 @@ def _visit_name(game: EscapeGame, start: int, i: int) -> str | None:
     if start == V_KEEP:
         value, space = divmod(i, MAX_ITEMS)
         return f"keep {value} on item {space + 1}" if space < items else None
+    if start == S_KEY:
+        return f"discard {LOCKER_NAMES[i]} key"
+    if start == S_FIXER:
+        return f"discard fixer {FIXER_NAMES[i]}" if i < len(content.fixer_costs) else None
+    if start == S_TILE:
+        return f"discard value {i}"
     return None
 
 
@@ -305,6 +319,11 @@ def keep(value: int, space: int) -> Action:
 def keep_masked(space: int) -> str:
     """What the other seats see of a keep: the Item space, not the value ("Lockers" 3: face down)."""
     return f"keep ? on item {space + 1}"
+
+
+#: What every seat sees of Sandra's discard of a locker or exit tile ("return it to the box without anyone
+#: seeing it", "Sandra's Cards").
+DISCARD_MASKED: Final = "discard value ?"
 
 
 def parse_table(game: EscapeGame) -> dict[str, Action]:

@@ -194,3 +194,53 @@ class Bonus(Event):
     seat: int
     group: str
     choice: str
+
+
+@dataclass(frozen=True)
+class InspectorCard(Event):
+    """Public: Sandra revealed Inspector card ``card`` (``business 3``, ``store A``) and goes to
+    ``location``; the card is removed from the game ("Sandra's Turn")."""
+
+    card: str
+    location: str
+
+
+@dataclass(frozen=True)
+class ContactsDiscarded(Event):
+    """Public: Sandra discarded the display's rightmost contact cards ``cards`` to the box; ``discs`` Extra
+    Action discs she took for them ("Sandra's Cards")."""
+
+    cards: tuple[str, ...]
+    discs: int
+
+
+@dataclass(frozen=True)
+class KeyDiscarded(Event):
+    """Public: Sandra discarded a ``colour`` key from Safe House ``house`` (1..3) ("Sandra's Cards")."""
+
+    house: int
+    colour: str
+
+
+@dataclass(frozen=True)
+class FixerDiscarded(Event):
+    """Public: Sandra discarded Fixer tile ``fixer`` ("Sandra's Cards")."""
+
+    fixer: str
+
+
+@dataclass(frozen=True)
+class TileDiscarded(Event):
+    """Public: Sandra discarded a tile of ``stack`` (``green locker``, ``exit stack 1``) to the box. It has
+    no value field: nobody sees the tile ("return it to the box without anyone seeing it")."""
+
+    stack: str
+
+
+@dataclass(frozen=True)
+class SandraDisc(Event):
+    """Public: Sandra took an Extra Action disc for a completed group, ``why`` (``businesses 1-3``,
+    ``businesses 4-6``, ``safe houses``) ("Sandra's Cards"; the discs of discarded contact cards are in
+    :class:`ContactsDiscarded`)."""
+
+    why: str

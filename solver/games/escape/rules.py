@@ -158,7 +158,12 @@ class EscapeGame(Game):
           enter by rejection (:func:`_replay`): a forced value or an own draw of value ``v`` is accepted
           with probability ``c / (c + h)``, ``c`` the copies of ``v`` in the stack as drawn, ``h`` the
           hidden removals of ``v`` drawn so far, whose sum does not depend on the hidden draws. That is
-          the exact posterior (the stacks' composition is public; every earlier hidden draw counts).
+          the exact posterior (the stacks' composition is public; every earlier hidden draw counts);
+        * Sandra's unseen locker and exit tile discards (``discard value ?``, 2 players): a uniform tile of
+          the stack as it then is, counted among the hidden removals ``h`` above, so the same rejection
+          step weighs them by the seat's own later draws and the tiles revealed at the end.
+
+        Her Inspector cards, key and Fixer discards are public and replay as shown.
         """
         if not isinstance(view, EscapeView) or view.game != self:
             raise BadStateError(f"escape: cannot resample {view!r} in {self!r}")
@@ -167,7 +172,8 @@ class EscapeGame(Game):
         history = data["history"]
         plans = _draw_plans(self, data, seat, rng)
         forced = _forced_keeps(self, data, seat) if data.get("over") else {}
-        first = next((i for i, e in enumerate(history) if e[1] == HIDDEN_DRAW), len(history))
+        first = next((i for i, e in enumerate(history) if e[1] in (HIDDEN_DRAW, codec.DISCARD_MASKED)),
+                     len(history))
         base = _replay(self, self.new_initial_state(), history, 0, first, seat, plans, forced, rng, {})
         for _ in range(MAX_REJECTIONS):
             st = base.clone() if first < len(history) else base
@@ -281,6 +287,8 @@ def _replay(game: EscapeGame, st: EscapeState, history: list[Any], start: int, s
                 action = codec.PLAN + plans[int(task[1])]
             elif text == HIDDEN_DRAW and task[0] == "v_draw":
                 action = _hidden_draw(st, task, history, i, forced, rng, op, removed)
+            elif text == codec.DISCARD_MASKED and task[0] == "s_discard":
+                action = _hidden_discard(st, task, rng, removed)
             elif text.startswith(HIDDEN_KEEP):
                 action = codec.keep(op["value"], int(text[len(HIDDEN_KEEP):]) - 1)
             else:
@@ -296,6 +304,20 @@ def _replay(game: EscapeGame, st: EscapeState, history: list[Any], start: int, s
         except (IllegalActionError, InvalidActionError) as err:
             raise BadStateError(f"escape: step {i} ({text!r}) does not replay: {err}") from None
     return st
+
+
+def _hidden_discard(st: EscapeState, task: tuple[Any, ...], rng: np.random.Generator,
+                    removed: dict[tuple[str, int, int], int]) -> int:
+    """Sandra's unseen discard (``discard value ?``, sandra.py): a uniform tile of the stack as it is,
+    counted as a hidden removal for the rejection step (:func:`_accept`)."""
+    from solver.games.escape.visit import stack_of
+
+    kind, index = task[2], task[3]
+    stack = sorted(stack_of(st, kind, index))
+    value = stack[int(rng.integers(len(stack)))]
+    key = (kind, index, value)
+    removed[key] = removed.get(key, 0) + 1
+    return codec.S_TILE + value
 
 
 def _hidden_draw(st: EscapeState, task: tuple[Any, ...], history: list[Any], i: int,

@@ -33,6 +33,9 @@ Cell = tuple[int, int]
 #: Decision task name -> the text the other seats see of its action (a decision whose choice is secret:
 #: which drawn locker or exit tile is kept, "Lockers" 3). :mod:`.visit` fills it.
 HIDDEN_DECISIONS: dict[str, Callable[[Action], str]] = {}
+#: Chance task name -> the text every seat sees of its outcome, for a draw nobody sees (Sandra's locker and
+#: exit tile discards, "Sandra's Cards": "without anyone seeing it"). :mod:`.sandra` fills it.
+UNSEEN_CHANCES: dict[str, str] = {}
 #: Income-track cube hexes on a Business or Safe House display ("Businesses" 2, "Sandra's Cards").
 AMOUNT_HEX, INCOME_HEX, RED_HEX = 0, 1, 2
 HEX_NAMES = ("amount", "income", "red")
@@ -247,6 +250,8 @@ class EscapeState(ActionRecords, State):
 
     def _record(self, action: Action) -> Record:
         task = self.todo[0] if self.todo else None
+        if task is not None and task[0] in UNSEEN_CHANCES:
+            return (CHANCE, tasks.action_text(self.game, action), frozenset(), UNSEEN_CHANCES[task[0]])
         mask = HIDDEN_DECISIONS.get(task[0]) if task is not None else None
         if mask is not None and task is not None:
             seat = int(task[1])
@@ -281,7 +286,10 @@ def view_data(st: EscapeState, seat: Seat) -> dict[str, Any]:
     and deck size, the Business and Safe House tiles placed, patrol cards and closed exits, pile sizes,
     every pawn's Location, every board (another seat's Locker and Exit tile values hidden), escapes and
     arrests, the turn order, the income cubes on the Business and Safe House displays (a cube in an
-    income hex shows that plan card's income mark), the Fixer tiles and Equipment left. Private: the
+    income hex shows that plan card's income mark), the Fixer tiles and Equipment left, the Inspector
+    cards left in Sandra's deck (each card she reveals is removed from the game face up, so the deck's
+    set is known to all; its order is chance). Only sizes of the Locker and Exit tile stacks: Sandra's
+    discards from them are seen by nobody ("Sandra's Cards"). Private: the
     seat's own Escape Plan card (no deck order is in the state); every card is shown once the game is
     over (Escape Plan Cards: "revealed only at the end of the game")."""
     game = st.game
@@ -307,7 +315,9 @@ def view_data(st: EscapeState, seat: Seat) -> dict[str, Any]:
         "exit_stack_at": {str(e): s for e, s in sorted(st.exit_stack_at.items())},
         "exit_pending": list(st.exit_pending),
         "patrol_on": list(st.patrol_on), "patrol_deck": sum(st.patrol_left),
-        "inspector_deck": len(st.inspector_left), "handcuffs": st.handcuffs, "gas_supply": st.gas_supply,
+        "inspector_deck": len(st.inspector_left),
+        "inspector_left": [_inspector_name(content.inspector[c]) for c in st.inspector_left],
+        "handcuffs": st.handcuffs, "gas_supply": st.gas_supply,
         "location": [game.location_names[loc] for loc in st.location],
         "boards": [_board_json(st, p, seat) for p in range(st.pawns)],
         "escaped": list(st.escaped), "arrested": list(st.arrested),
@@ -318,6 +328,12 @@ def view_data(st: EscapeState, seat: Seat) -> dict[str, Any]:
         # "Escape Plan cards are revealed only at the end of the game" (Escape Plan Cards)
         "plans": [content.plans[p].name if p >= 0 else None for p in st.plan] if st.over else None,
     }
+
+
+def _inspector_name(card: tuple[str, str]) -> str:
+    """``business 3``, ``store A``: the Location an Inspector card depicts."""
+    kind, label = card
+    return f"{kind.replace('_', ' ')} {label}"
 
 
 def build_view(st: EscapeState, seat: Seat) -> EscapeView:

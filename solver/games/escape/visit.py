@@ -218,13 +218,14 @@ HOOKS["can_end_at"] = can_end_at
 
 @auto("v_crowd")
 def _crowd(st: EscapeState, task: Task) -> None:
-    """Step 1 of most Locations: "Gain 1 Notoriety for each other player" at the Location."""
+    """Step 1 of most Locations: "Gain 1 Notoriety for each other player" at the Location; Sandra's Visit
+    too ("Sandra's Turn", Step 3: "according to the normal rules", sandra.py)."""
     seat, location = task[1], task[2]
     count = others_at(st, seat, location)
     for _ in range(count):
         pb.gain_notoriety(st.boards[seat])
     if count:
-        st.note("notoriety", f"seat {seat} gains {count} notoriety for the others at "
+        st.note("notoriety", f"{st.pawn_name(seat)} gains {count} notoriety for the others at "
                              f"{st.game.location_names[location]}")
 
 
