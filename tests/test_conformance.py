@@ -41,6 +41,8 @@ SLOW_DEPTH: dict[str, dict[str, int]] = {
     "lineup": {"games": 1, "deep_states": 250},
     # a 2-player game at the default density takes 40 s; 8 players with the Dirty Cop some minutes
     "precinct": {"games": 1, "deep_states": 150},
+    # a whole 5-player game at the default density takes about a minute
+    "escape": {"games": 1},
 }
 SLOW_DEFAULT: dict[str, int] = {"games": 2}
 

@@ -19,6 +19,7 @@ GAMES: dict[str, str] = {
     "gcbc": "solver.games.gcbc.spec",
     "lineup": "solver.games.lineup.spec",
     "precinct": "solver.games.precinct.spec",
+    "escape": "solver.games.escape.spec",
 }
 
 

@@ -1,8 +1,4 @@
-"""Escape Plan declares itself (:class:`~solver.core.spec.GameSpec`): seats, content files.
-
-Not in the registry yet (``solver/games/__init__.py``): it joins once the Visit and the executive
-actions exist, since the registry runs every game through the conformance and bot suites.
-"""
+"""Escape Plan declares itself (:class:`~solver.core.spec.GameSpec`): seats, content files."""
 
 from __future__ import annotations
 
