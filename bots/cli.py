@@ -178,7 +178,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--ply", type=count_arg, metavar="N",
                    help="with a replay: advise after its first N actions")
     add_opt_flag(p, "the advising bot")
-    p.add_argument("--svg", metavar="PATH", help="also draw the board and the advice as SVG (police07)")
+    p.add_argument("--svg", metavar="PATH",
+                   help="also draw the board and the advice as SVG (games with a drawing: police07, escape)")
     p.add_argument("--png", metavar="PATH", help="also draw it as PNG (cairosvg, rsvg-convert or convert)")
     add_file_flag(p)
     sub["hint"] = p
@@ -776,8 +777,10 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     if args.bot not in available:
         raise UsageError(f"--bot {args.bot!r}: {args.game} has no such bot; choose {', '.join(available)}")
     drawing = args.svg is not None or args.png is not None
-    if drawing and args.game != "police07":
-        raise UsageError("--svg and --png draw police07 boards only")
+    draw = _drawing(args.game) if drawing else None
+    if drawing and draw is None:
+        can = [name for name in game_names() if _drawing(name) is not None]
+        raise UsageError(f"--svg and --png draw {', '.join(can) or 'no'} boards only, not {args.game}")
     if args.iterations is not None:
         budget = Budget(iterations=args.iterations)
     else:
@@ -790,17 +793,34 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     options = bot_options(args.game, [args.bot], args.opt)[args.bot]
     advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed, options=options)
     out.write(hint.hint_text(game, view, advice, args.bot, budget, args.seed, options))
-    if drawing:
-        from bots.police07 import draw
-
+    if draw is not None:
         # the heat map shades the possible stops by the same learnt probabilities the text lists
         weights = hint.heat_weights(game, view) or None
         svg = draw.render_svg(game, view, advice, weights=weights)
         if args.svg is not None:
             Path(args.svg).write_text(svg, encoding="utf-8")
         if args.png is not None:
-            draw.svg_to_png(svg, args.png)
+            from bots.police07.draw import svg_to_png  # the one converter, beside the first drawing
+
+            getattr(draw, "svg_to_png", svg_to_png)(svg, args.png)
     return EXIT_OK
+
+
+def _drawing(name: str) -> Any:
+    """The drawing module of game ``name`` (``draw`` in its bot package, with ``render_svg``), or None."""
+    import importlib
+
+    package = games.spec(name).bots
+    if not package:
+        return None
+    module_name = f"{package}.draw"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name is not None and (module_name == err.name or module_name.startswith(err.name + ".")):
+            return None
+        raise  # the module exists but something it imports does not: a real fault
+    return module if callable(getattr(module, "render_svg", None)) else None
 
 
 def cmd_serve(argv: list[str]) -> int:

@@ -1,0 +1,352 @@
+"""Draw an Escape Plan hint as SVG (and PNG): the placed city, the pieces, the advised move.
+
+Everything on the picture comes from one seat's view and the advice a bot gave on that view: the placed
+City tiles (public), their Land zones, Locations, officers and the pawns, the exits open or closed, and
+the best-ranked move. Nothing of another seat's plan card or face-down tiles is in a view, so nothing of
+them can be drawn (``tests/test_escape_display.py`` checks it against the true state's secrets).
+
+Geometry: the city's axial grid (``docs/escape-rules.md``, "The city") drawn with pointy-top hexagons,
+so direction ``d`` (E, NE, NW, W, SW, SE) points at ``60 * d`` degrees and edge ``d`` of a placed tile is
+the side facing it. Each tile is six wedges, wedge ``d`` in the colour of the Land zone owning edge ``d``
+(a zone owns whole edges, so a zone reads as the wedges of its edges); ferries are marked on their
+water wedges. Locations sit on a ring inside their tile, labelled by kind (``B3`` is Business 3).
+
+The advised move: a Travel or an escape rings the destination, draws an arrow from the traveller's
+Location and outlines the route's tiles left when the view pins them down (below); a tile placement
+outlines the target cell; any other move is named in the legend only.
+
+The route's tiles left are not in the notation (``travel store A route 2`` is the second minimal set of
+``reachable``, whose movement points and travel resources live in the state's turn context). They are
+recomputed from the view: every movement-point budget without extra resources whose offer matches the
+legal travel ids destination by destination is tried (gas cans only add movement points), and the route
+is drawn only when all of them agree on its tiles. A seat holding something that may have declared a
+flight, a sewer ride or a jet ski (those contact cards, the Helicopter or Motorcycle Fixer, gang members)
+gets the arrow alone, as does a view no budget matches.
+
+SVG structure (what tests and other tools may rely on)::
+
+    <svg>
+      <g id="tiles">     <g class="tile" data-tile=NAME data-cell="q,r"> wedges, outline, name </g> ...
+      <g id="locations"> <g class="location KIND" data-location=NAME> circle, label </g> ...
+      <g id="officers">  <g class="officer TYPE" data-tile=NAME> square, letter </g> ...
+      <g id="best-move" data-action=TEXT [data-dest=NAME data-route="tile,tile"|data-cell="q,r"]>
+      <g id="pawns">     <g class="pawn" data-pawn=N data-location=NAME> circle, number </g> ...
+      <g id="legend">    title, who is to act, day and part, the advised move, colour keys
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, Final
+from xml.sax.saxutils import escape, quoteattr
+
+from bots.base import Advice
+from bots.escape.display import (
+    OFFICER_LETTERS,
+    city_of,
+    content_of,
+    escape_cost,
+    open_exits,
+    part_text,
+    tiles_by_name,
+)
+from bots.police07.draw import svg_to_png as svg_to_png  # re-exported: the one SVG-to-PNG converter
+from solver.core import ConfigError, Game, View
+from solver.games.escape import codec
+from solver.games.escape.city import MAX_MP, LandType, Layout, reachable
+
+#: Centre-to-corner size of a drawn tile, and the margins around the city.
+R: Final = 70.0
+_PAD: Final = 30.0
+_HEADER: Final = 70.0
+_FOOTER: Final = 40.0
+_FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
+_LAND: Final = {LandType.INDUSTRIAL: "#b9ab95", LandType.COMMERCIAL: "#f3cf7a",
+                LandType.RESIDENTIAL: "#a6d68f", LandType.WATER: "#86bde8"}
+_OFFICER: Final = {"county": "#2a5caa", "federal": "#3a3a3a", "swat": "#c0392b"}
+#: Pawn colours (colour-blind-safe, none of them a Land colour); Sandra is black.
+_PAWNS: Final = ("#009e73", "#7b3fa0", "#e6007e", "#8c6d1f", "#0072b2")
+_SANDRA: Final = "#111111"
+_ADVICE: Final = "#e6007e"
+_SHORT: Final = {"business": "B", "safe_house": "SH", "gang": "G", "store": "St", "clinic": "Cl",
+                 "church": "Ch", "hospital": "H", "exit": "X", "subway": "Sub", "heliport": "Hel"}
+
+
+def _num(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _centre(q: int, r: int) -> tuple[float, float]:
+    """The centre of axial cell ``(q, r)`` (pointy-top: E is +x, NE up and right)."""
+    return R * math.sqrt(3.0) * (q + r / 2.0), R * 1.5 * r
+
+
+def _corner(cx: float, cy: float, degrees: float, size: float = R) -> tuple[float, float]:
+    a = math.radians(degrees)
+    return cx + size * math.cos(a), cy - size * math.sin(a)  # y grows downward in SVG
+
+
+def _hexagon(cx: float, cy: float, size: float = R) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in (_corner(cx, cy, 60 * i - 30, size) for i in range(6)))
+
+
+def _text(x: float, y: float, body: str, size: float, **attrs: str) -> str:
+    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
+    return (f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" text-anchor="middle"{extra}>'
+            f"{escape(body)}</text>")
+
+
+def location_spots(game: Game, data: dict[str, Any]) -> dict[int, tuple[float, float]]:
+    """Where each Location of a placed tile is drawn: on a ring inside its tile, in file order."""
+    tiles = tiles_by_name(game)
+    spots: dict[int, tuple[float, float]] = {}
+    for q, r, name, _ in data["placed"]:
+        cx, cy = _centre(q, r)
+        locs = tiles[name].locations
+        for i, loc in enumerate(locs):
+            if len(locs) == 1:
+                spots[loc] = (cx, cy - 6.0)
+            else:
+                spots[loc] = _corner(cx, cy - 6.0, 90.0 + 360.0 * i / len(locs), 0.42 * R)
+    return spots
+
+
+def _label(game: Game, data: dict[str, Any], loc: int) -> str:
+    name = game.location_names[loc]  # type: ignore[attr-defined]
+    kind = city_of(game).locations[loc].kind
+    short = _SHORT.get(kind, kind[:3])
+    if name in data["business_at"]:
+        return f"B{data['business_at'][name]}"
+    if name in data["safe_house_at"]:
+        return f"SH{data['safe_house_at'][name]}"
+    if name in data["gangs"]:
+        return f"G{data['gangs'][name]}"
+    return short + city_of(game).locations[loc].label
+
+
+def travel_routes(game: Game, view: View) -> dict[int, tuple[int, frozenset[int] | None]]:
+    """Each legal Travel or escape id of ``view`` -> its destination Location and its tiles left, or None
+    for the tiles when the view does not pin them down (see the module docstring)."""
+    data = view.to_json()
+    city = city_of(game)
+    moves: dict[int, tuple[int, int, bool]] = {}  # action -> destination, route, escape
+    exits = open_exits(data)
+    for a in view.legal_actions:
+        if codec.TRAVEL <= a < codec.ESCAPE:
+            dest, route = divmod(a - codec.TRAVEL, codec.MAX_ROUTES)
+            moves[a] = (dest, route, False)
+        elif codec.ESCAPE <= a < codec.ESCAPE + codec.MAX_ROUTES and len(exits) == 1:
+            moves[a] = (city.labelled("exit", str(exits[0])), a - codec.ESCAPE, True)
+    if not moves:
+        return {}
+    offered: dict[tuple[int, bool], int] = {}
+    for dest, _, esc in moves.values():
+        offered[(dest, esc)] = offered.get((dest, esc), 0) + 1
+    tiles = tiles_by_name(game)
+    placed = {(q, r): (tiles[name].id, rot) for q, r, name, rot in data["placed"]}
+    start = game.location_names.index(data["location"][view.seat])  # type: ignore[attr-defined]
+    layout = Layout.of(city, placed)
+    budgets = []  # the reachable sets of every budget whose offer matches the legal ids
+    for mp in range(1, MAX_MP + 1) if not _may_widen(game, data["boards"][view.seat]) else ():
+        found = reachable(layout, start, mp)
+        if all(min(len(found.get(dest, [])), codec.MAX_ROUTES) == count
+               for (dest, _), count in offered.items()):
+            budgets.append(found)
+    out: dict[int, tuple[int, frozenset[int] | None]] = {}
+    for a, (dest, route, esc) in moves.items():
+        sets = {found[dest][route] for found in budgets}
+        left = next(iter(sets)) if len(sets) == 1 else None  # none matches, or they disagree
+        if left is not None and esc:  # the exit's own tile is left too ("Escaping the City")
+            left = left | {city.locations[dest].tile}
+        out[a] = (dest, left)
+    return out
+
+
+#: What may widen a Travel beyond its movement points (a flight, a sewer ride, a jet ski): contact kinds,
+#: Fixer tiles, and gang members (a gang's ability), per ``solver/games/escape/executive.py``'s effects.
+_WIDENING_CONTACTS: Final = frozenset({"chopper", "jet_ski", "sewer", "gang"})
+_WIDENING_FIXERS: Final = frozenset({"helicopter", "motorcycle"})
+
+
+def _may_widen(game: Game, board: dict[str, Any]) -> bool:
+    """Whether the seat holds something that may have declared a travel resource this turn; the route
+    is then not pinned down by movement points alone and is not drawn."""
+    if board["gang_members"]:
+        return True
+    cards = content_of(game).contacts
+    for text in [*board["items"], *board["contacts"]]:
+        parts = str(text).split(":")
+        if parts[0] == "fixer" and parts[1] in _WIDENING_FIXERS:
+            return True
+        if parts[0] == "contact" and cards[int(parts[1])].kind.name.lower() in _WIDENING_CONTACTS:
+            return True
+    return False
+
+
+def render_svg(game: Game, view: View, advice: Advice, weights: Mapping[int, float] | None = None) -> str:
+    """The city as ``view.seat`` sees it, with ``advice``'s best move, as one SVG document.
+
+    ``weights`` is accepted for the ``copsolver hint`` interface and ignored (Escape Plan has no
+    hidden position to shade). ConfigError for a view of another game.
+    """
+    if game.name != "escape" or view.game.name != "escape":
+        raise ConfigError(f"the Escape Plan drawing cannot draw a {view.game.name} view")
+    data = view.to_json()
+    city = city_of(game)
+    tiles = tiles_by_name(game)
+    names = game.location_names  # type: ignore[attr-defined]
+    cells = [(_centre(q, r), (q, r, name, rot)) for q, r, name, rot in data["placed"]]
+    best = advice.ranked[0] if advice.ranked else None
+    target_cell: tuple[int, int] | None = None
+    if best is not None and codec.block_of(best.action)[0] == codec.PLACE:
+        target_cell = codec.REGION[codec.block_of(best.action)[1] // 6]
+    xs = [c[0][0] for c in cells] + ([_centre(*target_cell)[0]] if target_cell else [])
+    ys = [c[0][1] for c in cells] + ([_centre(*target_cell)[1]] if target_cell else [])
+    if not xs:
+        xs, ys = [0.0], [0.0]
+    left, top = min(xs) - R - _PAD, min(ys) - R - _PAD - _HEADER
+    width = max(xs) - min(xs) + 2 * (R + _PAD)
+    height = max(ys) - min(ys) + 2 * (R + _PAD) + _HEADER + _FOOTER
+    width = max(width, 720.0)  # room for the legend lines
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_num(left)} {_num(top)} {_num(width)} '
+           f'{_num(height)}" width="{_num(width)}" height="{_num(height)}" font-family="{_FONT}">',
+           f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(width)}" height="{_num(height)}" '
+           'fill="#ffffff"/>']
+    # tiles: six wedges in their zones' Land colours
+    out.append('<g id="tiles">')
+    for (cx, cy), (q, r, name, rot) in cells:
+        tile = tiles[name]
+        out.append(f'<g class="tile" data-tile={quoteattr(name)} data-cell="{q},{r}">')
+        for d in range(6):
+            zone = tile.zones[tile.edges[(d - rot) % 6]]
+            a, b = _corner(cx, cy, 60 * d - 30), _corner(cx, cy, 60 * d + 30)
+            land = LandType(zone.type)
+            out.append(f'<polygon class="land {land.name.lower()}" points="{_num(cx)},{_num(cy)} '
+                       f'{_num(a[0])},{_num(a[1])} {_num(b[0])},{_num(b[1])}" fill="{_LAND[land]}"/>')
+            if zone.ferry:
+                fx, fy = _corner(cx, cy, 60 * d, 0.72 * R)
+                out.append(_text(fx, fy + 3, "ferry", 8, fill="#123a5c"))
+        out.append(f'<polygon class="outline" points="{_hexagon(cx, cy)}" fill="none" stroke="#555" '
+                   f'stroke-width="1.5"/>')
+        helipad = " (helipad)" if tile.helipad else ""
+        out.append(_text(cx, cy + 0.74 * R, name + helipad, 9, fill="#222"))
+        out.append("</g>")
+    out.append("</g>")
+    # locations
+    spots = location_spots(game, data)
+    exits = set(open_exits(data))
+    out.append('<g id="locations">')
+    for loc, (x, y) in sorted(spots.items()):
+        kind = city.locations[loc].kind
+        stroke = "#444"
+        if kind == "exit":
+            stroke = "#1a9850" if int(city.locations[loc].label) in exits else "#d73027"
+        out.append(f'<g class="location {kind}" data-location={quoteattr(names[loc])}>'
+                   f"<title>{escape(names[loc])}</title>"
+                   f'<circle cx="{_num(x)}" cy="{_num(y)}" r="13" fill="#ffffff" stroke="{stroke}" '
+                   f'stroke-width="{3 if kind == "exit" else 1.2}"/>'
+                   + _text(x, y + 3.5, _label(game, data, loc), 9) + "</g>")
+    out.append("</g>")
+    # officers: a row of lettered squares at the top of each tile
+    out.append('<g id="officers">')
+    for (cx, cy), (_, _, name, _) in cells:
+        cops = data["officers"].get(name, [])
+        for i, cop in enumerate(cops):
+            x = cx + (i - (len(cops) - 1) / 2.0) * 16.0
+            y = cy - 0.72 * R
+            out.append(f'<g class="officer {cop}" data-tile={quoteattr(name)}>'
+                       f'<rect x="{_num(x - 7)}" y="{_num(y - 7)}" width="14" height="14" '
+                       f'fill="{_OFFICER[cop]}"/>'
+                       + _text(x, y + 3.5, OFFICER_LETTERS[cop], 9, fill="#ffffff") + "</g>")
+    out.append("</g>")
+    out.extend(_best_move(game, view, best, spots, target_cell))
+    # pawns: around their Location
+    out.append('<g id="pawns">')
+    crowd: dict[str, int] = {}
+    for pawn, where in enumerate(data["location"]):
+        if pawn < len(data["escaped"]) and (data["escaped"][pawn] or data["arrested"][pawn]):
+            continue
+        loc = names.index(where)
+        if loc not in spots:
+            continue
+        k = crowd.get(where, 0)
+        crowd[where] = k + 1
+        x, y = _corner(spots[loc][0], spots[loc][1], -45.0 + 50.0 * k, 20.0)
+        sandra = pawn == game.num_players
+        colour = _SANDRA if sandra else _PAWNS[pawn % len(_PAWNS)]
+        out.append(f'<g class="pawn" data-pawn="{pawn}" data-location={quoteattr(where)}>'
+                   f'<circle cx="{_num(x)}" cy="{_num(y)}" r="7.5" fill="{colour}" stroke="#ffffff"/>'
+                   + _text(x, y + 3, "S" if sandra else str(pawn), 8, fill="#ffffff", font_weight="bold")
+                   + "</g>")
+    out.append("</g>")
+    out.extend(_legend(game, view, best, left, top, width, height))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _best_move(game: Game, view: View, best: Any, spots: dict[int, tuple[float, float]],
+               target_cell: tuple[int, int] | None) -> list[str]:
+    """The ``best-move`` group: destination ring, arrow and route outline, or the target cell."""
+    if best is None:
+        return ['<g id="best-move"/>']
+    attrs = f"data-action={quoteattr(best.text)}"
+    body: list[str] = []
+    travel = travel_routes(game, view).get(best.action)
+    names = game.location_names  # type: ignore[attr-defined]
+    data = view.to_json()
+    if travel is not None and travel[0] in spots:
+        dest, left = travel
+        attrs += f" data-dest={quoteattr(names[dest])}"
+        if left is not None:
+            placed = {name: (q, r) for q, r, name, _ in data["placed"]}
+            tile_names = [city_of(game).tiles[t].name for t in sorted(left)]
+            attrs += f" data-route={quoteattr(','.join(tile_names))}"
+            for name in tile_names:
+                if name in placed:
+                    cx, cy = _centre(*placed[name])
+                    body.append(f'<polygon class="route" points="{_hexagon(cx, cy, R - 4)}" fill="none" '
+                                f'stroke="{_ADVICE}" stroke-width="3" stroke-dasharray="8 5"/>')
+        start = names.index(data["location"][view.seat])
+        x1, y1 = spots.get(start, spots[dest])
+        x2, y2 = spots[dest]
+        body.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+                    f'stroke="{_ADVICE}" stroke-width="4" stroke-linecap="round" marker-end="url(#arrow)"/>')
+        body.append(f'<circle class="destination" cx="{_num(x2)}" cy="{_num(y2)}" r="19" fill="none" '
+                    f'stroke="{_ADVICE}" stroke-width="3"/>')
+    elif target_cell is not None:
+        attrs += f' data-cell="{target_cell[0]},{target_cell[1]}"'
+        cx, cy = _centre(*target_cell)
+        body.append(f'<polygon class="target" points="{_hexagon(cx, cy)}" fill="{_ADVICE}" '
+                    f'fill-opacity="0.12" stroke="{_ADVICE}" stroke-width="3" stroke-dasharray="8 5"/>')
+    marker = ('<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
+              f'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{_ADVICE}"/>'
+              "</marker></defs>")
+    return [marker, f'<g id="best-move" {attrs}>', *body, "</g>"]
+
+
+def _legend(game: Game, view: View, best: Any, left: float, top: float, width: float,
+            height: float) -> list[str]:
+    data = view.to_json()
+    x = left + 12.0
+    lines = [f"Escape Plan: seat {view.seat} to act ({part_text(data)})",
+             f"{view.decision.prompt}",
+             "Advised: " + (best.text if best is not None else "no move")
+             + f"; next escape costs ${escape_cost(game, data)}k; open exits "
+             + (", ".join(map(str, open_exits(data))) or "none")]
+    out = ['<g id="legend">']
+    for i, line in enumerate(lines):
+        out.append(f'<text x="{_num(x)}" y="{_num(top + 20 + 18 * i)}" font-size="{14 if i == 0 else 12}">'
+                   f"{escape(line)}</text>")
+    y = top + height - 16.0
+    keys = [(_LAND[t], t.name.lower()) for t in LandType] + [(c, k) for k, c in _OFFICER.items()]
+    for i, (colour, label) in enumerate(keys):
+        kx = x + 88.0 * i
+        out.append(f'<rect x="{_num(kx)}" y="{_num(y - 10)}" width="12" height="12" fill="{colour}"/>')
+        out.append(f'<text x="{_num(kx + 16)}" y="{_num(y)}" font-size="10">{escape(label)}</text>')
+    sandra = "; S: Sandra" if game.num_players == 2 else ""
+    out.append(f'<text x="{_num(x)}" y="{_num(y + 14)}" font-size="10">pawns show their seat numbers'
+               f"{sandra}; exits ringed green open, red closed; B3 = Business 3, SH1 = Safe House 1, "
+               "G2 = gang of 2</text>")
+    out.append("</g>")
+    return out

@@ -1,0 +1,58 @@
+"""What an Escape Plan hint adds: the seat's plan card, its money against the escape cost, the exits, and
+per Travel the tiles it leaves and the officers on them.
+
+Everything comes from the advised seat's view: its own plan card and money, the public tracks, and the
+route's tiles left as :func:`bots.escape.draw.travel_routes` reads them from the view (``?`` when the view
+does not pin the route down).
+"""
+
+from __future__ import annotations
+
+from bots.base import Advice
+from bots.escape.display import escape_cost, open_exits, part_text
+from bots.escape.draw import travel_routes
+from bots.hint import Asked, Column, Extras
+from solver.core import Game, View
+
+
+def role(game: Game, view: View) -> str:
+    """``player with Plan 3`` (the seat's own Escape Plan card, once dealt)."""
+    plan = view.to_json().get("plan")
+    return f"player with {plan}" if plan else "player"
+
+
+def extras(game: Game, view: View, advice: Advice, asked: Asked | None) -> Extras:
+    """Lines on money, notoriety, wounds and the exits; an officers column for Travel moves."""
+    data = view.to_json()
+    me = view.seat
+    board = data["boards"][me]
+    cost = escape_cost(game, data)
+    exits = open_exits(data)
+    pay = "enough" if board["money"] >= cost else f"${cost - board['money']}k short"
+    lines = [
+        f"{part_text(data)}: you hold ${board['money']}k ({pay} for the next escape, ${cost}k); "
+        f"notoriety row {board['notoriety']}; wounds green {board['green']}, red {board['red']}",
+        "Open exits: " + (", ".join(f"exit {e}" for e in exits) or "none")
+        + (f" (day 3 escapes through exit {exits[0]})" if len(exits) == 1 and data["day"] == 3 else ""),
+    ]
+    routes = travel_routes(game, view)
+    if not routes:
+        return Extras(advice, lines=tuple(lines))
+    tiles = game.city.tiles  # type: ignore[attr-defined]
+    left_cells: dict[int, str] = {}
+    cops_cells: dict[int, str] = {}
+    for r in advice.ranked:
+        route = routes.get(r.action)
+        if route is None:
+            continue
+        left = route[1]
+        if left is None:
+            left_cells[r.action] = cops_cells[r.action] = "?"
+            continue
+        names = [tiles[t].name for t in sorted(left)]
+        left_cells[r.action] = ", ".join(names) if names else "none"
+        cops_cells[r.action] = str(sum(len(data["officers"].get(name, [])) for name in names))
+    columns = (Column("officers", cops_cells), Column("tiles left", left_cells))
+    key = ("  officers: the officers on the tiles the Travel leaves (each a wound unless avoided); "
+           "tiles left: those tiles (?: the view does not pin the route down)",)
+    return Extras(advice, lines=tuple(lines), columns=columns, key=key)
