@@ -19,7 +19,7 @@ Each registers itself when imported (:mod:`.rules` imports them when they exist)
   (``visit_step`` skips them).
 * ``HOOKS["sandra_turn"](st, pawn) -> None``, run by the auto task ``("sandra_turn", pawn)`` in a
   2-player game ("Sandra's Turn"; pawn ``st.n``; also at Night and Dawn when she spends a disc). The
-  default is a documented no-op: Sandra stays where she is.
+  default is a documented no-op (Sandra stays where she is); :mod:`.sandra` replaces it with her turn.
 * ``HOOKS["executive_options"](st, seat, window) -> list[Action]``: the executive actions ``seat`` may
   take in ``window`` (``"start"``, ``"travel"``, ``"avoid"``, ``"end"``), ids in ``codec.EXEC`` ..;
   default none. ``HOOKS["apply_executive"](st, seat, window, action) -> None`` applies one. In the
@@ -91,7 +91,7 @@ def _turn(st: EscapeState, task: Task) -> None:
 
 @auto("sandra_turn")
 def _sandra_turn(st: EscapeState, task: Task) -> None:
-    """Sandra's turn ("Sandra's Turn"): the ``sandra_turn`` hook (for now a no-op: she stays put)."""
+    """Sandra's turn ("Sandra's Turn"): the ``sandra_turn`` hook (:mod:`.sandra`)."""
     HOOKS["sandra_turn"](st, task[1])
 
 
@@ -199,8 +199,8 @@ def _travel_apply(st: EscapeState, task: Task, action: Action) -> None:
     """Move the pawn; the officers of every tile left are to be avoided ("Step 2: Avoid"), and in a
     2-player game Sandra too when she stands on a tile left ("Only 2 Player"). An escape leaves the exit's
     tile too ("Escaping the City"). Sandra counts even on the Hospital tile (she is the Inspector, not an
-    officer piece, so "No Police Officers can ever be on the Hospital tile" does not cover her; once
-    sandra.py moves her she leaves it on her first turn, which day 1's reversed order makes the first)."""
+    officer piece, so "No Police Officers can ever be on the Hospital tile" does not cover her; she
+    leaves it on her first turn, which day 1's reversed order makes the first, sandra.py)."""
     seat = task[1]
     ctx = st.ctx
     escape = action >= codec.ESCAPE and action < codec.ESCAPE + codec.MAX_ROUTES
