@@ -287,7 +287,8 @@ class EscapePrinter(GamePrinter):
             return f"{who('pawn')} travels {e['start']} -> {e['dest']} (leaves {left}{gas})"
         if kind == "Wounded":
             cuffs = f", {e['handcuffs']} as handcuffs" if e["handcuffs"] else ""
-            return f"{who()} takes {e['wounds']} wounds{cuffs} ({e['why']})"
+            wounds = "1 wound" if e["wounds"] == 1 else f"{e['wounds']} wounds"
+            return f"{who()} takes {wounds}{cuffs} ({e['why']})"
         if kind == "NotorietySettled":
             crossed = f", crossing line {', '.join(map(str, e['crossed']))}" if e["crossed"] else ""
             return f"{who('pawn')}'s notoriety {e['old']} -> {e['new']}{crossed}"
