@@ -47,9 +47,11 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
     "lineup 6p": ("lineup", {"players": 6}),
     "precinct 4p dirty cop": ("precinct", {"players": 4, "dirty_cop": True}),
     "precinct 2p": ("precinct", {"players": 2}),
+    "escape 2p": ("escape", {"players": 2}),
+    "escape 5p": ("escape", {"players": 5}),
 }
 #: the move cap of the fast OpenSpiel sims (0: the game's own bounds)
-SIM_CAP = {"police07": 0, "gcbc": 150, "lineup": 150, "precinct": 150}
+SIM_CAP = {"police07": 0, "gcbc": 150, "lineup": 150, "precinct": 150, "escape": 150}
 
 
 def load(config: str) -> Game:
