@@ -198,7 +198,7 @@ def _no_visit(st: EscapeState, seat: int, location: int) -> None:
 
 
 def _sandra_stays(st: EscapeState, pawn: int) -> None:
-    """Sandra does nothing until sandra.py exists."""
+    """The default: Sandra stays where she is (sandra.py replaces it on import)."""
 
 
 #: The later modules' hooks (:mod:`.turn`'s docstring); they replace these entries when imported.
