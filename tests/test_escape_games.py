@@ -23,6 +23,7 @@ from solver.games.escape.board import Piece
 from solver.games.escape.bounds import MOVE_CAP
 from solver.games.escape.rules import EscapeGame
 from solver.games.escape.state import EscapeState, view_data
+from tests.test_cli import assert_clean, last_line, run_cli
 from tests.test_escape_rules import step
 
 GAMES: dict[int, EscapeGame] = {n: load("escape", players=n) for n in (2, 3, 4, 5)}  # type: ignore[misc]
@@ -163,3 +164,18 @@ def test_a_history_masks_what_another_seat_saw_alone(players: int) -> None:
                 else:
                     assert entry[1] == text
     assert masked > 0
+
+
+# --- the command line ---------------------------------------------------------------------------------
+
+
+def test_a_human_plays_a_two_player_game_against_the_heuristic_and_sandra() -> None:
+    """``copsolver play escape --players 2 --seat 0=human``: the human answers every prompt (here by
+    the option number 1), Sandra plays herself, the game ends with a winner line and no traceback."""
+    result = run_cli("play", "escape", "--players", "2", "--seat", "0=human", "--seed", "5",
+                     stdin="1\n" * 3000)
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert "Seat 0:" in result.stdout and "Sandra" in result.stdout
+    assert any(line.startswith("  Sandra ") for line in result.stdout.splitlines())
+    assert last_line(result.stdout).startswith("Winner: ")

@@ -1,6 +1,6 @@
-"""Escape Plan's bots, printer, drawing, hint and adapter encoder; importing the package registers its
-printer (the generic ``random`` and ``ismcts`` play it from the start)."""
+"""Escape Plan's bots, printer, drawing, hint and adapter encoder; importing the package registers the
+``heuristic`` bot and the printer (the generic ``random`` and ``ismcts`` play it from the start)."""
 
-from bots.escape import display
+from bots.escape import display, heuristic
 
-__all__ = ["display"]
+__all__ = ["display", "heuristic"]
