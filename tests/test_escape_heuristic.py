@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import lru_cache
 from statistics import fmean
 
 import numpy as np
@@ -108,8 +109,10 @@ def test_escapes_with_other_heuristics() -> None:
     assert min(scores) > 0 and max(scores) - min(scores) >= 30  # a spread, not one score for all
 
 
+@lru_cache(maxsize=4)
 def _decision_points(players: int, seed: int) -> list[EscapeState]:
-    """States at every 7th player decision of a seeded heuristic game (copies)."""
+    """States at every 7th player decision of a seeded heuristic game (copies; the tests only read
+    them, so one game serves several tests)."""
     game = EscapeGame(players=players)
     bots = [EscapeHeuristic(game, s, np.random.default_rng([seed, s])) for s in range(players)]
     rng = np.random.default_rng([seed, 99])

@@ -116,7 +116,6 @@ class Reader:
             for name, types in data["officers"].items()}
         self.pawn_loc = [self.loc_id[name] for name in data["location"]]
         self.me: PlayerBoard = PlayerBoard.from_json(data["boards"][self.seat], self.content)
-        self.board_json: dict[str, Any] = data["boards"][self.seat]
         plan = data.get("plan")
         self.plan: PlanCard | None = next((p for p in self.content.plans if p.name == plan), None)
         self.day: int = int(data["day"])
@@ -126,6 +125,8 @@ class Reader:
         self.safe_house_at = {self.loc_id[k]: int(v) for k, v in data["safe_house_at"].items()}
         self._layout: Layout | None = None
         self._base: dict[int, float] = {}
+        #: an Extra Action disc is about to pay for this turn (the Night/Dawn decision)
+        self.disc_pending = False
         self._turns: dict[tuple[int, int], dict[int, int]] = {}
         self._into: dict[int, dict[int, list[int]]] = {}
 
@@ -209,23 +210,15 @@ class Reader:
         return got
 
     def stopover(self, loc: int) -> bool:
-        """Whether a Travel may surely end on ``loc`` on the way (not a Business or Safe House this seat
-        visited or a closed Business, not a Gang: "Step 3: Visit" lists where one cannot end)."""
-        kind = self.city.locations[loc].kind
-        if kind == "gang":
-            return False
-        if kind in ("business", "safe_house"):
-            closing = self.content.closing_visits[self.n]
-            number = self.business_at.get(loc)
-            if number is not None and len(self.data["cubes"][number - 1]) >= closing:
-                return False
-            return self.visit_value(loc) > -1.0
-        return True
+        """Whether a Travel may surely end on ``loc`` on the way to the exit, now and later: not a
+        Business or Safe House (each is visited once and a Business closes), not a Gang (a marker or
+        another pawn bars it): "Step 3: Visit" lists where one cannot end."""
+        return self.city.locations[loc].kind not in ("business", "safe_house", "gang")
 
     def turns_left(self) -> int:
         """Turns this seat still has today, this one included (Morning to Evening, then one per Extra
         Action disc at Night and Dawn: "5. Day Turns")."""
-        discs = self.me.extra_actions
+        discs = self.me.extra_actions - (1 if self.disc_pending else 0)
         if self.part <= 2:
             return (3 - max(self.part, 0)) + min(discs, 2)
         return 1 + min(discs, 4 - self.part)
@@ -578,7 +571,10 @@ def _action(r: Reader, a: Action) -> Scored:
 
 def _extra(r: Reader, a: Action) -> Scored:
     if a == codec.NO:
+        if r.day == 3:  # a player who does not move on day 3's last parts stays in the city
+            return a, -STAKE, "keeping the disc leaves me in the city"
         return a, 0.0, "keep the disc"
+    r.disc_pending = True
     rest = _rest_value(r) if not r.me.rested and r.day < 3 else -STAKE
     return a, max(best_travel(r, 3 + r.me.gas_cans), rest), "take the extra turn"
 
