@@ -1,8 +1,9 @@
 """How long an Escape Plan game can last, its chance nodes and returns.
 
-Three days of five parts bound the game, but a turn's executive actions (added later) can repeat, so
-the adapters get a generous cap instead of an exact count: :data:`MOVE_CAP` actions, chance included.
-Random games of the rules so far take a few hundred actions (``tests/test_escape_rules.py``).
+Three days of five parts bound the game, but a turn's executive actions and Visit choices vary, so the
+adapters get a generous cap instead of an exact count: :data:`MOVE_CAP` actions, chance included.
+Uniformly random games take a few hundred actions (60 seeded games at each of 2, 3, 4 and 5 players:
+the longest 317, 362, 431 and 501; ``tests/test_escape_games.py`` plays 10,000 to the end).
 """
 
 from __future__ import annotations
