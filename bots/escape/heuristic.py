@@ -175,9 +175,9 @@ class Reader:
         return out
 
     def turns_to(self, goal: int, loc: int, mp: int = 3) -> int:
-        """Turns of ``mp`` MP from ``loc`` to ``goal`` (a breadth-first search backwards over every
-        Location's one-turn reach without resources, stopping over only where a Travel surely may end);
-        99 when it cannot be reached."""
+        """Travels of ``mp`` MP from ``loc`` until one ends on ``goal`` (a breadth-first search backwards
+        over every Location's one-turn reach without resources, stopping over only where a Travel surely
+        may end); 99 when it cannot be reached."""
         turns = self._turns.get((goal, mp))
         if turns is None:
             layout = self.layout()
@@ -196,6 +196,11 @@ class Reader:
                                 turns[src] = turns[dst] + 1
                                 nxt.append(src)
                     frontier = nxt
+                # a Travel never ends where it starts ("Step 1: Travel"): from the goal itself one
+                # leaves and comes back
+                back = [turns[x] for x in reachable(layout, goal, mp) if x != goal and x in turns
+                        and self.stopover(x)]
+                turns[goal] = 1 + min(back) if back else 99
         return turns.get(loc, 99)
 
     def into(self, mp: int) -> dict[int, list[int]]:
@@ -230,7 +235,8 @@ class Reader:
         return max(costs[self.escapes:]) if self.escapes < len(costs) else 0
 
     def reserve(self) -> int:
-        """Money kept for the escape: its worst price and fees on day 3, less the income still due."""
+        """Money kept for the escape: its worst price and fees on day 3; before, that less the income
+        still due (counting the Income track two cubes lower: visits take cubes)."""
         need = self.worst_escape_cost() + FEES
         if self.day >= 3:
             return need
@@ -397,8 +403,9 @@ class Reader:
             if all(me.safe_houses[h] or h == house - 1 for h in range(3)):
                 value += DISC_VALUE if self.day < 3 else UNLOCK_VALUE
             return value
-        if kind == "gang":
-            return 3.0 if self.day < 3 and self.spendable() >= self.content.prices.gang else -2.0
+        if kind == "gang":  # "Gangs" 1: the $5k is paid on arrival, so only money to spare goes there
+            price = self.content.prices.gang
+            return 3.0 if self.day < 3 and self.spendable() >= price else -3.0 * price
         if kind == "store":
             value = crowd + self.locker_value()
             if me.gas_cans < self.content.board.max_gas_cans and int(self.data["gas_supply"]) > 0:
