@@ -737,7 +737,9 @@ def stock(st: EscapeState, rng: np.random.Generator) -> None:
             board.gang_markers -= 1
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+# 4 and 5 players in the slow run (tests/test_escape_games.py plays random games at every count)
+@pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow),
+                                     pytest.param(5, marks=pytest.mark.slow)])
 def test_random_games_with_stocked_boards(players: int) -> None:
     """Seeded random games with every kind of component end without an error; officers never stand on
     the Hospital tile, gang members are all accounted for, money never goes negative."""
@@ -762,7 +764,9 @@ def test_random_games_with_stocked_boards(players: int) -> None:
     assert used > 100
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+# 4 and 5 players in the slow run (tests/test_escape_games.py plays random games at every count)
+@pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow),
+                                     pytest.param(5, marks=pytest.mark.slow)])
 def test_random_games_to_the_end(players: int) -> None:
     """Hundreds of plain seeded random games end without an error."""
     game = GAMES[players]

@@ -573,7 +573,9 @@ def test_illegal_action_rejected() -> None:
         st.apply(codec.PASS)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+# 4 and 5 players in the slow run (tests/test_escape_games.py plays random games at every count)
+@pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow),
+                                     pytest.param(5, marks=pytest.mark.slow)])
 def test_random_games_to_the_end(players: int) -> None:
     """Hundreds of seeded random games end after day 3 without an error, within the cap."""
     game = GAMES[players]

@@ -614,7 +614,9 @@ def test_visit_notation_round_trips() -> None:
 
 # --- random games, views, the resample ----------------------------------------------------------------
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+# 4 and 5 players in the slow run (tests/test_escape_games.py plays random games at every count)
+@pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow),
+                                     pytest.param(5, marks=pytest.mark.slow)])
 def test_random_games_to_the_end(players: int) -> None:
     """Hundreds of random games with every Visit end after day 3 without an error; every visit rule's
     bookkeeping stays sound (9 cubes at most per seat, keys and gang members conserved)."""
