@@ -24,6 +24,7 @@ if __name__ == "__main__":  # run as a script: make the repository importable as
 import numpy as np
 
 from solver.core import CHANCE
+from solver.core.referee import draw_chance
 from solver.games import load
 from solver.games.escape.rules import EscapeGame
 from solver.games.escape.state import EscapeState
@@ -37,9 +38,7 @@ def random_game(players: int, seed: int) -> EscapeState:
     st = GAMES[players].new_initial_state()
     while not st.is_terminal():
         if st.current_player() == CHANCE:
-            outcomes = st.chance_outcomes()
-            p = np.array([q for _, q in outcomes])
-            st.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
+            st.apply(draw_chance(st, rng))
         else:
             legal = st.legal_actions()
             st.apply(legal[int(rng.integers(len(legal)))])
@@ -55,9 +54,7 @@ def decision_states(players: int = 3, games: int = 4, every: int = 5) -> list[Es
         seen = 0
         while not st.is_terminal():
             if st.current_player() == CHANCE:
-                outcomes = st.chance_outcomes()
-                p = np.array([q for _, q in outcomes])
-                st.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
+                st.apply(draw_chance(st, rng))
                 continue
             if seen % every == 0:
                 out.append(st.clone())

@@ -16,8 +16,6 @@ and hooks (:mod:`.turn`'s docstring lists them).
 from __future__ import annotations
 
 import copy
-import importlib
-import importlib.util
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -34,15 +32,14 @@ from solver.core import (
     State,
     View,
 )
-from solver.games.escape import codec, phases, setup, turn  # noqa: F401  (they register their tasks)
+
+# each module registers its tasks, and visit, executive and sandra fill turn's hooks, when imported
+from solver.games.escape import codec, executive, phases, sandra, setup, turn  # noqa: F401
 from solver.games.escape.city import City, load_city
 from solver.games.escape.content import ASSETS, Content, PlanCard, load_content
 from solver.games.escape.spec import SPEC
 from solver.games.escape.state import EscapeState, EscapeView
-
-for _module in ("visit", "executive", "sandra"):
-    if importlib.util.find_spec(f"solver.games.escape.{_module}") is not None:
-        importlib.import_module(f"solver.games.escape.{_module}")
+from solver.games.escape.visit import stack_of
 
 
 @lru_cache(maxsize=8)
@@ -274,8 +271,6 @@ def _replay(game: EscapeGame, st: EscapeState, history: list[Any], start: int, s
     """Apply ``history[start:stop]`` to ``st``: the seat's own steps as shown, hidden steps drawn (the
     plan cards from ``plans``; secret tile draws as :meth:`EscapeGame.resample` says). Raises
     :class:`_Rejected` when the rejection step refuses the hidden draws."""
-    from solver.games.escape.visit import stack_of
-
     # (stack kind, index, value) -> hidden removals drawn; empty at ``start``: no hidden draw precedes the
     # first one, where the rejection step starts over
     removed: dict[tuple[str, int, int], int] = {}
@@ -310,8 +305,6 @@ def _hidden_discard(st: EscapeState, task: tuple[Any, ...], rng: np.random.Gener
                     removed: dict[tuple[str, int, int], int]) -> int:
     """Sandra's unseen discard (``discard value ?``, sandra.py): a uniform tile of the stack as it is,
     counted as a hidden removal for the rejection step (:func:`_accept`)."""
-    from solver.games.escape.visit import stack_of
-
     kind, index = task[2], task[3]
     stack = sorted(stack_of(st, kind, index))
     value = stack[int(rng.integers(len(stack)))]
@@ -326,8 +319,6 @@ def _hidden_draw(st: EscapeState, task: tuple[Any, ...], history: list[Any], i: 
     """Draw one of another seat's secret tiles. At the first draw of an op the kept tile is chosen: the
     revealed value when forced (accepted as :func:`_accept` says), else a uniform tile of the stack; it
     sits at a uniform position among the draws, the other draws uniform from the rest."""
-    from solver.games.escape.visit import stack_of
-
     drawer, kind, index, j, count = int(task[1]), task[2], task[3], int(task[4]), int(task[5])
     stack = sorted(stack_of(st, kind, index))
     if j == 0:

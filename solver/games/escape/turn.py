@@ -11,7 +11,7 @@ Rulebook sections: "Actions", "Rest", "Move", "Step 1: Travel", "Transportation"
 
 **Hooks for the later modules** (``visit.py``, ``executive.py``, ``sandra.py``), kept in
 :data:`.tasks.HOOKS` so that :mod:`.codec` can name executive actions without importing this module.
-Each registers itself when imported (:mod:`.rules` imports them when they exist):
+Each registers itself when imported (:mod:`.rules` imports them):
 
 * ``HOOKS["visit"](st, seat, location) -> None``, run by the auto task ``("visit", seat, location)``:
   pushes the Location's steps ("Step 3: Visit") with :func:`.tasks.push` (they run before the ``end``
