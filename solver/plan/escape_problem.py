@@ -1,0 +1,296 @@
+"""Escape Plan: one seat's planning problem, built from its view (issue 24).
+
+:func:`build` turns a seat's view (``view.to_json()``) into a :class:`~solver.plan.escape_route.RouteProblem`
+wrapped in a :class:`PlanInstance` that remembers which Location each node is and how to play the first
+step of a plan. The pieces, with the rulebook sections they follow:
+
+* **Nodes.** Node 0 is where the seat stands. The others are the Locations it can still profit from:
+  every Location whose Visit is worth more than nothing to it (:meth:`Reader.visit_value
+  <solver.plan.escape_values.Reader.visit_value>`: its plan card's businesses and safe houses, income
+  marks, keys, lockers it can open, contacts, the Clinic, Church, Hospital ...) and where a Travel may
+  end ("Step 3: Visit": not a visited business or safe house, a closed business only with a key, a gang
+  only when it may be visited), the best ``max_nodes`` of them by value. On day 3, once the open exit is
+  known ("2. Patrol", "Escaping the City"), it is one more node, ``problem.end``, even when the seat
+  stands on it (a Travel never ends where it starts, "Step 1: Travel": the arc then takes two turns).
+* **Arcs.** One Travel is one turn of 3 MP (``city.reachable``; gas cans are left out: each is spent
+  when used, so counting them on every arc would overstate the reach, and a day-3 plan that needs them
+  is infeasible, where the bot falls back on the heuristic). A one-turn arc's officers are those of the
+  tiles left by the route with fewest officers ("Step 2: Avoid"; in a 2-player game Sandra counts as one
+  more where she stands, "Only 2 Player"). Longer arcs are shortest paths over one-turn Travels that
+  stop over only where a Travel surely may end now and later (:meth:`Reader.stopover`), fewest turns
+  first, then fewest officers (a networkx Dijkstra on ``turns * 1000 + officers``). The arc into the
+  day-3 exit is the escape: it leaves the exit's tile too ("Escaping the City").
+* **Police later.** Officers stay on their tiles from day to day: a City phase adds new tiles with their
+  own officers but moves none ("3. City"), so ``later_officers`` are today's officers, without Sandra
+  (she moves every turn: where she will be is not known).
+* **Avoids.** ``free_avoids`` counts the face-up avoid components (:meth:`Reader.avoid_tools`): one per
+  one-officer component; a tile-wide one (contact, asset, gang member) as the officers of its colours on
+  the most crowded placed tile not already given to another (each tile-wide component covers one tile).
+  Used components come back at a Rest; the plan does not count on that. Every further officer is a
+  red wound, ``wound`` = $20k ("Final Scoring").
+* **Money.** ``money`` in hand; ``gain`` what a stop changes (income at an income-mark Business or Safe
+  House or at an exit, the Gang's -$5k, the Hospital's heal, the Church's $1k, equipment at a store,
+  each as the Visit's value assumed it); ``need`` on day 3 the escape's worst price and fees
+  (:meth:`Reader.reserve`), 0 before.
+* **Turns.** ``today`` = the turns left today (:meth:`Reader.turns_left`); ``horizon`` = today plus
+  3 turns a later day and the Extra Action discs not spent today (two a day at most, "5. Day Turns"),
+  less the escape's own Travel on day 3 when it is not yet a node (days 1-2 have no ``end``).
+
+What the model leaves out (re-planning every turn absorbs most of it): other players' moves and the
+officers they move toward thresholds; tiles not yet placed (new routes and Locations on later days);
+businesses closing and contact cards taken by others; visit values changing along the route (money,
+contacts, keys and lockers gained on the way, notoriety and the crowd); Rest turns and the avoid
+components they flip back; the executive Travel resources (Jet Ski, Sewer, flights, gas cans); the
+Visits made at stopovers.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import networkx as nx
+
+from solver.games.escape import board as pb
+from solver.games.escape.city import reachable
+from solver.games.escape.content import Asset
+from solver.plan.escape_route import NO_ARC, SCALE, Plan, RouteProblem
+from solver.plan.escape_values import WOUND, Reader
+
+__all__ = ["MAX_NODES", "PlanInstance", "build"]
+
+#: prize Locations kept (the best by value): the solves stay well under a second
+MAX_NODES: Final = 14
+#: movement points of a planned Travel ("Step 1: Travel": 1, 2 or 3)
+MP: Final = 3
+#: a turn's weight in the shortest paths: fewer turns always beat fewer officers
+_TURN: Final = 1000
+
+#: a Travel the plan makes: (destination Location, the tiles it leaves)
+Leg = tuple[int, frozenset[int]]
+
+
+@dataclass(frozen=True, eq=False)
+class PlanInstance:
+    """A seat's route problem with its node -> Location map and the Travels each arc stands for."""
+
+    problem: RouteProblem
+    #: node -> Location id (node 0: where the seat stands; the exit node: the open exit)
+    locations: tuple[int, ...]
+    #: (u, v) -> the Travels of arc u->v in order (the last ends at ``locations[v]``)
+    legs: Mapping[tuple[int, int], tuple[Leg, ...]]
+    #: the day-3 open exit's node (the escape), or None
+    exit_node: int | None = None
+
+    def first_leg(self, plan: Plan) -> Leg | None:
+        """The next Travel of ``plan``: its first stop's first waypoint and the tiles it leaves (for an
+        escape, the tiles before the exit's own); None when the plan makes no stop."""
+        if not plan.stops:
+            return None
+        legs = self.legs.get((0, plan.stops[0]))
+        return legs[0] if legs else None
+
+    def escapes_now(self, plan: Plan) -> bool:
+        """Whether ``plan``'s next Travel is the escape through the open exit."""
+        return (bool(plan.stops) and plan.stops[0] == self.exit_node
+                and len(self.legs.get((0, plan.stops[0]), ())) == 1)
+
+    def describe(self, plan: Plan) -> list[tuple[str, float]]:
+        """The plan's stops as (name, prize in $k)."""
+        p = self.problem
+        return [(p.names[s], p.prize[s] / SCALE) for s in plan.stops]
+
+
+def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
+          max_nodes: int = MAX_NODES) -> PlanInstance:
+    """The planning problem of the seat whose view is ``data`` (``view.to_json()``); ``st`` (a state
+    resampled from that view) is read for public facts only (module docstring)."""
+    r = Reader(game, data, st)
+    layout = r.layout()
+    here = r.my_location()
+    officers = _officer_counts(r)
+    plain = {t: len(types) for t, types in r.officers.items()}
+
+    # one-turn Travels between every pair of placed Locations: the fewest-officer set of tiles left
+    graph = nx.DiGraph()
+    for src in layout.locations:
+        graph.add_node(src)
+        for dst, sets in reachable(layout, src, MP).items():
+            best = min(sets, key=lambda s: (_count(officers, s), sorted(s)))
+            graph.add_edge(src, dst, w=_TURN + _count(officers, best), later=_count(plain, best),
+                           tiles=best)
+    exit_loc = r.open_exit()
+    escape = -1  # the escape's node in the graph: an arc from every Location that reaches the exit
+    if exit_loc >= 0:
+        exit_tile = game.city.locations[exit_loc].tile
+        for src in layout.locations:
+            to_exit = reachable(layout, src, MP).get(exit_loc)
+            if to_exit:
+                best = min(to_exit, key=lambda s: (_count(officers, s | {exit_tile}), sorted(s)))
+                graph.add_edge(src, escape, w=_TURN + _count(officers, best | {exit_tile}),
+                               later=_count(plain, best | {exit_tile}), tiles=best)
+
+    def through(a: int, b: int, attrs: dict[str, Any], source: int) -> int | None:
+        # a Travel may start at the source or at a stopover only (it ends there and goes on)
+        return attrs["w"] if a == source or r.stopover(a) else None
+
+    def paths_from(source: int) -> tuple[dict[int, int], dict[int, list[int]]]:
+        dist, path = nx.single_source_dijkstra(
+            graph, source, weight=lambda a, b, attrs: through(a, b, attrs, source))
+        return dist, path
+
+    dist0, _ = paths_from(here)
+    candidates = [loc for loc in layout.locations
+                  if loc != here and loc != exit_loc and loc in dist0 and _may_end(r, loc)]
+    scored = [(round(r.visit_value(loc) * SCALE), loc) for loc in candidates]
+    best_prizes = heapq.nlargest(max_nodes, [(v, -loc) for v, loc in scored if v > 0])
+    nodes = [here] + sorted(-loc for _, loc in best_prizes)
+    prize = [0] + [round(r.visit_value(loc) * SCALE) for loc in nodes[1:]]
+    names = [game.location_names[loc] for loc in nodes]
+    exit_node = None
+    if exit_loc >= 0:
+        exit_node = len(nodes)
+        nodes.append(exit_loc)
+        prize.append(0)
+        names.append(f"escape via {game.location_names[exit_loc]}")
+    n = len(nodes)
+    turns = [[NO_ARC] * n for _ in range(n)]
+    today_off = [[0] * n for _ in range(n)]
+    later_off = [[0] * n for _ in range(n)]
+    legs: dict[tuple[int, int], tuple[Leg, ...]] = {}
+    for u in range(n):
+        if u == exit_node:
+            continue  # the escape ends the game: nothing leaves it
+        dist, path = paths_from(nodes[u])
+        for v in range(1, n):
+            target = escape if v == exit_node else nodes[v]
+            if v == u or target not in dist:
+                continue
+            steps = path[target]
+            turns[u][v] = len(steps) - 1
+            today_off[u][v] = int(dist[target]) - _TURN * turns[u][v]
+            later_off[u][v] = sum(graph.edges[a, b]["later"] for a, b in zip(steps, steps[1:], strict=False))
+            legs[u, v] = tuple((exit_loc if b == escape else b, graph.edges[a, b]["tiles"])
+                               for a, b in zip(steps, steps[1:], strict=False))
+    gain = [_gain(r, loc) for loc in nodes]
+    if exit_node is not None:
+        gain[exit_node] = 0  # the escape pays its price, which ``need`` holds back
+    problem = RouteProblem(
+        names=tuple(names), prize=tuple(prize),
+        turns=tuple(map(tuple, turns)), officers=tuple(map(tuple, today_off)),
+        later_officers=tuple(map(tuple, later_off)),
+        today=r.turns_left(), horizon=_horizon(r, exit_node is not None),
+        free_avoids=_free_avoids(r), wound=round(WOUND * SCALE),
+        money=max(0, r.me.money) * SCALE, gain=tuple(gain),
+        need=r.reserve() * SCALE if exit_node is not None else 0, end=exit_node)
+    return PlanInstance(problem, tuple(nodes), legs, exit_node)
+
+
+def _officer_counts(r: Reader) -> dict[int, int]:
+    """Officers per placed tile today; in a 2-player game Sandra is one more where she stands ("Only 2
+    Player": she counts as an officer of the traveller's choice)."""
+    counts = {t: len(types) for t, types in r.officers.items()}
+    if r.n == 2:
+        tile = r.city.locations[r.pawn_loc[r.n]].tile
+        counts[tile] = counts.get(tile, 0) + 1
+    return counts
+
+
+def _count(counts: Mapping[int, int], tiles: frozenset[int]) -> int:
+    """Officers on ``tiles``."""
+    return sum(counts.get(t, 0) for t in tiles)
+
+
+def _may_end(r: Reader, loc: int) -> bool:
+    """Whether a Travel of this seat may end on ``loc`` as its view tells ("Step 3: Visit"; the
+    ``can_end_at`` rules of the Visit module, read from the view): not a visited business or safe house
+    (the Visit's value is negative there), a closed business only with a key, a gang only when no marker
+    and no other pawn are there and the seat has a marker and $5k."""
+    kind = r.city.locations[loc].kind
+    if kind == "business":
+        number = r.business_at.get(loc)
+        if number is None:
+            return False
+        cubes = r.data["cubes"][number - 1]  # "Closing a Business": its display's cubes
+        if len(cubes) >= r.content.closing_visits[r.n]:
+            keys = any(k is not None and k.face_up for k in r.me.keys)
+            master = any(s.piece == pb.Piece.ASSET and s.face_up and s.ident == Asset.MASTER_KEY
+                         for s in r.me.unlocked)
+            return keys or master
+        return True
+    if kind == "gang":
+        if r.me.money < r.content.prices.gang or r.me.gang_markers <= 0 or r.others_at(loc):
+            return False
+        return all(loc not in b["gang_controlled"] for b in r.data["boards"])  # public location ids
+    return True
+
+
+def _gain(r: Reader, loc: int) -> int:
+    """The money a Visit to ``loc`` changes, as its value assumes (scaled)."""
+    kind = r.city.locations[loc].kind
+    me = r.me
+    got = 0
+    if kind == "business" and r.plan is not None and loc in r.business_at:
+        if r.plan.business(r.business_at[loc]) is None:  # the income mark: income after the cube goes
+            got = max(0, me.income_cubes - 1)
+    elif kind == "safe_house" and r.plan is not None and loc in r.safe_house_at:
+        if r.plan.safe_house(r.safe_house_at[loc]) is None:
+            got = max(0, me.income_cubes - 1)
+    elif kind == "exit":
+        closed = r.data["patrol_on"][int(r.city.locations[loc].label) - 1] >= 2
+        if not closed or r.exit_tile_value() <= r.income_value():
+            got = me.income_cubes
+    elif kind == "gang":
+        got = -r.content.prices.gang
+    elif kind == "hospital":
+        prices = r.content.prices.hospital
+        best, paid = 0.0, 0
+        for k in range(1, min(me.red, len(prices)) + 1):
+            if prices[k - 1] <= r.spendable() and WOUND * k - prices[k - 1] > best:
+                best, paid = WOUND * k - prices[k - 1], prices[k - 1]
+        got = -paid
+    elif kind == "church" and r.spendable() >= 1 and me.notoriety >= 2:
+        got = -r.content.prices.church
+    elif kind == "store" and r.spendable() >= 2 and r.empty_item_space():
+        got = -min(r.content.equipment_costs)
+    return got * SCALE
+
+
+def _free_avoids(r: Reader) -> int:
+    """Officers the face-up avoid components cover (module docstring: a one-officer component 1, a
+    tile-wide one the officers of its colours on the most crowded tile left to it)."""
+    one, tile_wide, _ = r.avoid_tools()
+    free = len(one)
+    taken: set[int] = set()
+    sandra = r.city.locations[r.pawn_loc[r.n]].tile if r.n == 2 else -1
+    for mask in tile_wide:
+        best, where = 0, -1
+        for t, types in sorted(r.officers.items()):
+            if t in taken:
+                continue
+            covered = sum(1 for p in types if mask >> p & 1) + (1 if t == sandra else 0)
+            if covered > best:
+                best, where = covered, t
+        if where >= 0:
+            taken.add(where)
+        free += max(best, 1)
+    return free
+
+
+def _horizon(r: Reader, escaping: bool) -> int:
+    """Turns left in the whole plan: today's, then 3 a later day plus the Extra Action discs left (two
+    a day at most: Night and Dawn, "5. Day Turns"), less day 3's escape when it is not a node."""
+    today = r.turns_left()
+    discs = r.me.extra_actions
+    spent = min(discs, 2) if r.part <= 2 else min(discs, 4 - r.part)
+    left = max(0, discs - spent)
+    total = today
+    for _day in range(r.day + 1, 4):
+        use = min(left, 2)
+        total += 3 + use
+        left -= use
+    if r.day < 3 and not escaping:
+        total -= 1  # the escape's Travel on day 3
+    return max(total, 0)
