@@ -1,0 +1,182 @@
+"""The Escape Plan route problem as a CP-SAT model: proven-optimal routes (issue 24).
+
+The model of :class:`~solver.plan.escape_route.RouteProblem`, exactly :func:`value_of`'s rules:
+
+* **Route as a circuit.** Nodes are the problem's nodes plus a sink ``D``. One Boolean per arc u->v
+  whose ``turns`` is not ``NO_ARC`` (and fits the horizon), one per u->D (every u when ``end`` is
+  None, only ``end`` otherwise), the closing arc D->0, and a self-loop per node 1..n-1 (true: the
+  route skips it). ``AddCircuit`` over these makes the used arcs one cycle 0 -> stops -> D -> 0, so
+  the stops form an open path from the start ("Step 1: Travel": one arc a move) that ends anywhere or
+  at ``end``. Node 0 and D have no self-loop: both are always on the cycle; nothing enters node 0
+  but D->0, so the start is never a stop.
+* **Turns.** ``elapsed[v]`` in [0, horizon], 0 at the start, ``elapsed[v] = elapsed[u] + turns[u][v]``
+  when u->v is used.
+* **Money.** ``money[v]`` in [0, money + positive gains] (never below zero after a stop), ``p.money``
+  at the start, ``money[v] = money[u] + gain[v]`` on a used arc; the stop before D holds ``>= need``.
+  A skipped node's time and money are pinned to 0 (one value each: fewer symmetric solutions).
+* **Police** ("Step 2: Avoid"). ``today[u]`` is reified as ``elapsed[u] < p.today``; an arc's
+  officers are ``later + (officers - later) * (arc AND today[u])``, the product being a Boolean
+  only where the two counts differ. ``excess = max(0, total - free_avoids)`` (an exact max, so a
+  timed-out solution's objective is its true value too).
+* **Objective.** Maximise the prizes of visited nodes less ``wound * excess`` ("Final Scoring": a
+  red wound costs $20k).
+
+Ties: CP-SAT with several workers is not bit-deterministic in *which* of several optimal routes it
+returns. We keep the objective as it is (a secondary term would make the proof of optimality harder
+for no value to the player) and fix ``random_seed``; a caller that needs one answer per position uses
+``workers=1``, which is deterministic for a fixed seed when the solve ends before its time limit.
+
+OR-Tools documentation read: the CP-SAT Python reference (``CpModel.add_circuit``,
+``only_enforce_if``, ``add_max_equality``, ``add_multiplication_equality``, ``CpSolver`` parameters
+``num_workers``, ``max_time_in_seconds``, ``random_seed``) and the "Solving a CP-SAT problem" and
+"Channeling constraints" guides.
+"""
+
+from __future__ import annotations
+
+import time
+from math import floor, isfinite
+
+from ortools.sat.python import cp_model
+
+from solver.core import BadStateError
+from solver.plan.escape_route import NO_ARC, Plan, RouteProblem, value_of
+
+__all__ = ["solve_cpsat"]
+
+#: the seed every solve uses (the solver holds no randomness of ours; this fixes its own)
+SEED = 24
+
+
+def solve_cpsat(p: RouteProblem, *, seconds: float = 5.0, workers: int = 2) -> Plan:
+    """The best route of ``p`` found by CP-SAT within ``seconds`` on ``workers`` search workers.
+
+    Status ``optimal`` when proven, ``feasible`` on a time-out with a route, ``infeasible`` when no
+    route exists, ``unknown`` on a time-out without one (both with no stops and value 0). Raises
+    :class:`BadStateError` when the route found does not have the model's value under
+    :func:`value_of` (a model bug must not pass silently).
+    """
+    started = time.perf_counter()
+    model = cp_model.CpModel()
+    n = p.size
+    sink = n
+    arcs: dict[tuple[int, int], cp_model.IntVar] = {}
+    for u in range(n):
+        for v in range(1, n):
+            if u != v and p.turns[u][v] != NO_ARC and p.turns[u][v] <= p.horizon:
+                arcs[u, v] = model.new_bool_var(f"x{u}_{v}")
+        if p.end is None or p.end == u:
+            arcs[u, sink] = model.new_bool_var(f"x{u}_end")
+    skip = {v: model.new_bool_var(f"skip{v}") for v in range(1, n)}
+    circuit = [(u, v, lit) for (u, v), lit in arcs.items()]
+    circuit += [(v, v, lit) for v, lit in skip.items()]
+    circuit.append((sink, 0, model.new_constant(1)))
+    model.add_circuit(circuit)
+
+    top_money = p.money + sum(g for g in p.gain[1:] if g > 0)
+    elapsed = [model.new_constant(0)] + [model.new_int_var(0, p.horizon, f"t{v}") for v in range(1, n)]
+    money = [model.new_constant(p.money)] + [model.new_int_var(0, top_money, f"m{v}")
+                                             for v in range(1, n)]
+    for v, lit in skip.items():
+        model.add(elapsed[v] == 0).only_enforce_if(lit)
+        model.add(money[v] == 0).only_enforce_if(lit)
+    for (u, v), lit in arcs.items():
+        if v == sink:
+            model.add(money[u] >= p.need).only_enforce_if(lit)
+        else:
+            model.add(elapsed[v] == elapsed[u] + p.turns[u][v]).only_enforce_if(lit)
+            model.add(money[v] == money[u] + p.gain[v]).only_enforce_if(lit)
+
+    officers = _officer_terms(model, p, arcs, elapsed)
+    most = sum(max(0, c) for c, _ in officers)
+    excess = model.new_int_var(0, max(0, most - p.free_avoids), "excess")
+    model.add_max_equality(excess, [0, sum(c * lit for c, lit in officers) - p.free_avoids])
+    prizes = sum(p.prize[v] * (1 - lit) for v, lit in skip.items())
+    main = prizes - p.wound * excess
+    model.maximize(main)
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.random_seed = SEED
+    status = solver.solve(model)
+    wall = time.perf_counter() - started
+    if status == cp_model.INFEASIBLE:
+        return Plan((), 0, "infeasible", 0, wall, "cp-sat")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status == cp_model.MODEL_INVALID:
+            raise BadStateError(f"CP-SAT rejected the route model: {model.validate()}")
+        bound = solver.best_objective_bound
+        return Plan((), 0, "unknown", floor(bound) if isfinite(bound) else _prize_bound(p), wall,
+                    "cp-sat")
+
+    stops = _route(solver, arcs, n)
+    value = sum(p.prize[v] for v, lit in skip.items() if not solver.boolean_value(lit))
+    value -= p.wound * solver.value(excess)
+    if value_of(p, stops) != value:
+        raise BadStateError(f"CP-SAT route {stops} has value {value_of(p, stops)} under value_of, "
+                            f"the model says {value}")
+    optimal = status == cp_model.OPTIMAL
+    bound = value if optimal else floor(solver.best_objective_bound)
+    return Plan(stops, value, "optimal" if optimal else "feasible", bound, wall, "cp-sat")
+
+
+def _officer_terms(model: cp_model.CpModel, p: RouteProblem,
+                   arcs: dict[tuple[int, int], cp_model.IntVar],
+                   elapsed: list[cp_model.IntVar]) -> list[tuple[int, cp_model.IntVar]]:
+    """(officers, literal) pairs whose weighted sum is the route's officers (``arc_officers``)."""
+    n = p.size
+    departs_today: dict[int, cp_model.IntVar] = {}
+
+    def today(u: int) -> cp_model.IntVar:
+        # Reified only for nodes with a time-dependent arc out of them (the rest need no Boolean).
+        if u not in departs_today:
+            b = model.new_bool_var(f"today{u}")
+            model.add(elapsed[u] < p.today).only_enforce_if(b)
+            model.add(elapsed[u] >= p.today).only_enforce_if(~b)
+            departs_today[u] = b
+        return departs_today[u]
+
+    def fixed(u: int) -> bool | None:
+        # An arc out of u starts at elapsed[u] <= horizon - 1 (it takes a turn and ends in the
+        # horizon), and the start departs at 0: then the side of ``today`` is known without a Boolean.
+        if p.today == 0:
+            return False
+        if u == 0 or p.today >= p.horizon:
+            return True
+        return None
+
+    terms: list[tuple[int, cp_model.IntVar]] = []
+    for (u, v), lit in arcs.items():
+        if v == n:
+            continue
+        later, now = p.later_officers[u][v], p.officers[u][v]
+        side = fixed(u)
+        if side is not None or now == later:
+            if (now if side else later):
+                terms.append((now if side else later, lit))
+            continue
+        if later:
+            terms.append((later, lit))
+        # both: the arc is used and departs today (a product of two Booleans)
+        both = model.new_bool_var(f"now{u}_{v}")
+        model.add_multiplication_equality(both, [lit, today(u)])
+        terms.append((now - later, both))
+    return terms
+
+
+def _route(solver: cp_model.CpSolver, arcs: dict[tuple[int, int], cp_model.IntVar],
+           n: int) -> tuple[int, ...]:
+    """The stops of the solution's cycle, in order from the start up to the sink."""
+    succ = {u: v for (u, v), lit in arcs.items() if solver.boolean_value(lit)}
+    stops: list[int] = []
+    here = succ[0]
+    while here != n:
+        stops.append(here)
+        here = succ[here]
+    return tuple(stops)
+
+
+def _prize_bound(p: RouteProblem) -> int:
+    """A trivial upper bound on any route's value: every positive prize, no wound."""
+    return sum(max(0, x) for x in p.prize[1:])
