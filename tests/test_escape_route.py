@@ -118,9 +118,15 @@ def test_value_of_agrees_with_brute_evaluation() -> None:
 
 def test_cpsat_matches_brute_force() -> None:
     feasible = infeasible = 0
+    seen: dict[str, int] = dict.fromkeys(("end", "officers change", "wounds", "negative prize"), 0)
     for seed in range(CPSAT_INSTANCES):
         p = random_problem(seed)
         best, argmax = brute_force(p)
+        seen["end"] += p.end is not None
+        seen["officers change"] += 0 < p.today < p.horizon and not routing_applies(p)
+        if best is not None:
+            seen["wounds"] += best < sum(p.prize[v] for v in argmax[0])
+            seen["negative prize"] += any(p.prize[v] < 0 for v in argmax[0])
         plan = solve_cpsat(p, seconds=10.0)
         assert plan.solver == "cp-sat"
         if best is None:
@@ -134,27 +140,30 @@ def test_cpsat_matches_brute_force() -> None:
         assert brute_value(p, plan.stops) == best
     # both kinds of answer are exercised, and often
     assert feasible >= 150 and infeasible >= 10, (feasible, infeasible)
+    # the cases the model has extra constraints for are among them (counts for seeds 0-219:
+    # 67, 54, 38, 22)
+    assert min(seen.values()) >= 15, seen
 
 
 def test_routing_matches_brute_force_where_it_applies() -> None:
-    matches = tried = 0
-    for seed in range(1000, 1100):
+    # Routing is a local search: it may miss the optimum, but never beats it, and on these small
+    # instances it misses rarely (1 of 145 feasible instances of seeds 1000-1179 when tuned).
+    matches = missed = infeasible = 0
+    for seed in range(1000, 1066):
         p = random_problem(seed, time_dependent=False)
         assert routing_applies(p)
         best, _ = brute_force(p)
         plan = solve_routing(p, seconds=0.2)
         assert plan.solver == "routing"
-        tried += 1
         if best is None:
+            infeasible += 1
             assert (plan.status, plan.stops, plan.value) == ("infeasible", (), 0), seed
             continue
-        assert plan.status in ("feasible", "infeasible"), seed
-        if plan.status == "feasible":
-            assert brute_value(p, plan.stops) == plan.value <= best, seed
-            matches += plan.value == best
-        if matches >= ROUTING_MATCHES + 5:
-            break
-    assert matches >= ROUTING_MATCHES, (matches, tried)
+        assert plan.status == "feasible", seed
+        assert brute_value(p, plan.stops) == plan.value <= best <= plan.bound, seed
+        matches += plan.value == best
+        missed += plan.value < best
+    assert matches >= ROUTING_MATCHES and missed <= 2 and infeasible >= 5, (matches, missed, infeasible)
 
 
 def test_routing_refuses_time_dependent_officers() -> None:

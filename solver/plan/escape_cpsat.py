@@ -9,11 +9,14 @@ The model of :class:`~solver.plan.escape_route.RouteProblem`, exactly :func:`val
   the stops form an open path from the start ("Step 1: Travel": one arc a move) that ends anywhere or
   at ``end``. Node 0 and D have no self-loop: both are always on the cycle; nothing enters node 0
   but D->0, so the start is never a stop.
-* **Turns.** ``elapsed[v]`` in [0, horizon], 0 at the start, ``elapsed[v] = elapsed[u] + turns[u][v]``
-  when u->v is used.
+* **Turns.** ``elapsed[v]`` in [earliest, latest], 0 at the start, ``elapsed[v] = elapsed[u] +
+  turns[u][v]`` when u->v is used. The window is by shortest paths: from the start, and to ``end``
+  within the horizon; arcs that cannot fit in it are left out. A redundant total, the used arcs'
+  turns <= horizon, helps the LP relaxation.
 * **Money.** ``money[v]`` in [0, money + positive gains] (never below zero after a stop), ``p.money``
   at the start, ``money[v] = money[u] + gain[v]`` on a used arc; the stop before D holds ``>= need``.
-  A skipped node's time and money are pinned to 0 (one value each: fewer symmetric solutions).
+  Redundant: money + the visited nodes' gains >= need. A skipped node's time and money are pinned
+  (one value each: fewer symmetric solutions).
 * **Police** ("Step 2: Avoid"). ``today[u]`` is reified as ``elapsed[u] < p.today``; an arc's
   officers are ``later + (officers - later) * (arc AND today[u])``, the product being a Boolean
   only where the two counts differ. ``excess = max(0, total - free_avoids)`` (an exact max, so a
@@ -37,6 +40,7 @@ from __future__ import annotations
 import time
 from math import floor, isfinite
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from solver.core import BadStateError
@@ -60,12 +64,13 @@ def solve_cpsat(p: RouteProblem, *, seconds: float = 5.0, workers: int = 2) -> P
     model = cp_model.CpModel()
     n = p.size
     sink = n
+    early, late = _time_window(p)
     arcs: dict[tuple[int, int], cp_model.IntVar] = {}
     for u in range(n):
         for v in range(1, n):
-            if u != v and p.turns[u][v] != NO_ARC and p.turns[u][v] <= p.horizon:
+            if u != v and p.turns[u][v] != NO_ARC and early[u] + p.turns[u][v] <= late[v]:
                 arcs[u, v] = model.new_bool_var(f"x{u}_{v}")
-        if p.end is None or p.end == u:
+        if (p.end is None or p.end == u) and early[u] <= late[u]:
             arcs[u, sink] = model.new_bool_var(f"x{u}_end")
     skip = {v: model.new_bool_var(f"skip{v}") for v in range(1, n)}
     circuit = [(u, v, lit) for (u, v), lit in arcs.items()]
@@ -74,11 +79,12 @@ def solve_cpsat(p: RouteProblem, *, seconds: float = 5.0, workers: int = 2) -> P
     model.add_circuit(circuit)
 
     top_money = p.money + sum(g for g in p.gain[1:] if g > 0)
-    elapsed = [model.new_constant(0)] + [model.new_int_var(0, p.horizon, f"t{v}") for v in range(1, n)]
+    elapsed = [model.new_constant(0)] + [model.new_int_var(early[v], max(early[v], late[v]), f"t{v}")
+                                         for v in range(1, n)]
     money = [model.new_constant(p.money)] + [model.new_int_var(0, top_money, f"m{v}")
                                              for v in range(1, n)]
     for v, lit in skip.items():
-        model.add(elapsed[v] == 0).only_enforce_if(lit)
+        model.add(elapsed[v] == early[v]).only_enforce_if(lit)
         model.add(money[v] == 0).only_enforce_if(lit)
     for (u, v), lit in arcs.items():
         if v == sink:
@@ -86,6 +92,10 @@ def solve_cpsat(p: RouteProblem, *, seconds: float = 5.0, workers: int = 2) -> P
         else:
             model.add(elapsed[v] == elapsed[u] + p.turns[u][v]).only_enforce_if(lit)
             model.add(money[v] == money[u] + p.gain[v]).only_enforce_if(lit)
+    # Redundant totals (the route's turns, its final money) that the LP relaxation can use: the
+    # per-arc implications above are weak in it.
+    model.add(sum(p.turns[u][v] * lit for (u, v), lit in arcs.items() if v != sink) <= p.horizon)
+    model.add(p.money + sum(p.gain[v] * (1 - lit) for v, lit in skip.items()) >= p.need)
 
     officers = _officer_terms(model, p, arcs, elapsed)
     most = sum(max(0, c) for c, _ in officers)
@@ -180,3 +190,22 @@ def _route(solver: cp_model.CpSolver, arcs: dict[tuple[int, int], cp_model.IntVa
 def _prize_bound(p: RouteProblem) -> int:
     """A trivial upper bound on any route's value: every positive prize, no wound."""
     return sum(max(0, x) for x in p.prize[1:])
+
+
+def _time_window(p: RouteProblem) -> tuple[list[int], list[int]]:
+    """Per node, the earliest turn a route can stop there and the latest it can leave to end in time.
+
+    Shortest paths over the arcs' turns (a route is a path, so never shorter): from the start, and
+    to ``end`` when it is set. A node whose earliest exceeds its latest is never a stop.
+    """
+    n = p.size
+    far = p.horizon + 1  # beyond the horizon: as good as unreachable
+    d = np.full((n, n), far, dtype=np.int64)
+    t = np.array(p.turns, dtype=np.int64).reshape(n, n)
+    d[t != NO_ARC] = np.minimum(t[t != NO_ARC], far)
+    np.fill_diagonal(d, 0)
+    for k in range(n):  # Floyd-Warshall
+        np.minimum(d, d[:, k, None] + d[None, k, :], out=d)
+    early = [int(x) for x in np.minimum(d[0], far)]
+    to_end = [0] * n if p.end is None else [int(x) for x in np.minimum(d[:, p.end], far)]
+    return early, [p.horizon - x for x in to_end]
