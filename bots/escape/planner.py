@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Final
 
-from bots.base import Advice, Option, RankedAction, on_the_clock
+from bots.base import Advice, Option, RankedAction
 from bots.escape.heuristic import EscapeHeuristic, Scored, _reach, _rest_value, _task_of, ranked, score
 from bots.registry import register
 from solver.core import Action, View
@@ -64,20 +64,20 @@ class PlannerBot(EscapeHeuristic):
         super().__init__(game, seat, rng, **options)
         #: the instance and plan of the last planned decision (the hint shows them)
         self.last_plan: tuple[PlanInstance, Plan] | None = None
-        #: solve seconds of every solve this bot ran (bench and report)
-        self.solve_seconds: list[float] = []
+        #: every plan this bot's solves returned, in order (their seconds and status: bench and report)
+        self.solves: list[Plan] = []
         self._solved: OrderedDict[RouteProblem, Plan] = OrderedDict()
 
     # --- solving -----------------------------------------------------------------------------------
     def solve(self, p: RouteProblem) -> Plan:
-        """CP-SAT's plan for ``p`` within what is left of the decision's ``seconds`` (remembered per
-        problem)."""
+        """CP-SAT's plan for ``p`` (remembered per problem). Each solve gets the fixed ``seconds`` (not
+        what is left of the decision: the same parameters give the same route), so an Action, which may
+        solve twice (Move, Rest), takes at most twice that."""
         got = self._solved.get(p)
         if got is None:
-            with self.deciding() as clock:
-                left = max(0.01, clock.left(float(self.settings["seconds"])))
-            got = solve_cpsat(p, seconds=left, workers=int(self.settings["workers"]))
-            self.solve_seconds.append(got.seconds)
+            got = solve_cpsat(p, seconds=float(self.settings["seconds"]),
+                              workers=int(self.settings["workers"]))
+            self.solves.append(got)
             self._solved[p] = got
             if len(self._solved) > _CACHE:
                 self._solved.popitem(last=False)
@@ -91,7 +91,6 @@ class PlannerBot(EscapeHeuristic):
         return inst, plan
 
     # --- decisions ---------------------------------------------------------------------------------
-    @on_the_clock
     def scores(self, view: View) -> list[Scored]:
         """Every legal action with its score ($k) and reason, best first for the planned decisions."""
         legal = self.check_view(view)
