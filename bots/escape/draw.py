@@ -11,6 +11,10 @@ the side facing it. Each tile is six wedges, wedge ``d`` in the colour of the La
 (a zone owns whole edges, so a zone reads as the wedges of its edges); ferries are marked on their
 water wedges. Locations sit on a ring inside their tile, labelled by kind (``B3`` is Business 3).
 
+The seat's route plan for the rest of the game (:mod:`bots.escape.route_plan`, CP-SAT on the view) is a
+dashed line from its Location through each Travel's end, every stop numbered in order; stopovers on the
+way are passed through unnumbered.
+
 The advised move: a Travel or an escape rings the destination, draws an arrow from the traveller's
 Location and outlines the route's tiles left when the view pins them down (below); a tile placement
 outlines the target cell; any other move is named in the legend only.
@@ -30,6 +34,8 @@ SVG structure (what tests and other tools may rely on)::
       <g id="locations"> <g class="location KIND" data-location=NAME> circle, label </g> ...
       <g id="officers">  <g class="officer TYPE" data-tile=NAME> square, letter </g> ...
       <g id="best-move" data-action=TEXT [data-dest=NAME data-route="tile,tile"|data-cell="q,r"]>
+      <g id="plan-route" data-status=STATUS data-value=K>  the seat's route plan:
+                         <g class="plan-step" data-step=N data-location=NAME> dashes, number </g> ...
       <g id="pawns">     <g class="pawn" data-pawn=N data-location=NAME> circle, number </g> ...
       <g id="legend">    title, who is to act, day and part, the advised move, colour keys
 """
@@ -42,6 +48,7 @@ from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
 from bots.base import Advice
+from bots.escape import route_plan
 from bots.escape.display import (
     OFFICER_LETTERS,
     city_of,
@@ -55,6 +62,7 @@ from bots.police07.draw import svg_to_png as svg_to_png  # re-exported: the one 
 from solver.core import ConfigError, Game, View
 from solver.games.escape import codec
 from solver.games.escape.city import MAX_MP, LandType, Layout, reachable
+from solver.plan.escape_route import SCALE
 
 #: Centre-to-corner size of a drawn tile, and the margins around the city.
 R: Final = 70.0
@@ -69,6 +77,8 @@ _OFFICER: Final = {"county": "#2a5caa", "federal": "#3a3a3a", "swat": "#c0392b"}
 _PAWNS: Final = ("#009e73", "#7b3fa0", "#e6007e", "#8c6d1f", "#0072b2")
 _SANDRA: Final = "#111111"
 _ADVICE: Final = "#e6007e"
+#: the route plan's line and stop numbers
+_PLAN: Final = "#0072b2"
 _SHORT: Final = {"business": "B", "safe_house": "SH", "gang": "G", "store": "St", "clinic": "Cl",
                  "church": "Ch", "hospital": "H", "exit": "X", "subway": "Sub", "heliport": "Hel"}
 
@@ -260,6 +270,7 @@ def render_svg(game: Game, view: View, advice: Advice, weights: Mapping[int, flo
                        f'fill="{_OFFICER[cop]}"/>'
                        + _text(x, y + 3.5, OFFICER_LETTERS[cop], 9, fill="#ffffff") + "</g>")
     out.append("</g>")
+    out.extend(_plan_route(game, view, spots))
     out.extend(_best_move(game, view, best, spots, target_cell))
     # pawns: around their Location
     out.append('<g id="pawns">')
@@ -283,6 +294,33 @@ def render_svg(game: Game, view: View, advice: Advice, weights: Mapping[int, flo
     out.extend(_legend(game, view, best, left, top, width, height))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _plan_route(game: Game, view: View, spots: dict[int, tuple[float, float]]) -> list[str]:
+    """The ``plan-route`` group: the seat's planned stops joined in order (empty without a plan)."""
+    got = route_plan.seat_plan(game, view)
+    if got is None:
+        return ['<g id="plan-route"/>']
+    inst, plan = got
+    names = game.location_names  # type: ignore[attr-defined]
+    out = [f'<g id="plan-route" data-status="{plan.status}" data-value="{plan.value / SCALE:g}">']
+    here = inst.locations[0]
+    for i, step in enumerate(route_plan.steps(inst, plan), 1):
+        dest = step.path[-1] if step.path else here
+        out.append(f'<g class="plan-step" data-step="{i}" data-location={quoteattr(names[dest])}>')
+        for loc in step.path:
+            if here in spots and loc in spots:
+                (x1, y1), (x2, y2) = spots[here], spots[loc]
+                out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+                           f'stroke="{_PLAN}" stroke-width="3" stroke-dasharray="6 4" opacity="0.85"/>')
+            here = loc
+        if dest in spots:
+            x, y = spots[dest]
+            out.append(f'<circle cx="{_num(x + 14)}" cy="{_num(y - 14)}" r="8" fill="{_PLAN}"/>'
+                       + _text(x + 14, y - 11, str(i), 9, fill="#ffffff", font_weight="bold"))
+        out.append("</g>")
+    out.append("</g>")
+    return out
 
 
 def _best_move(game: Game, view: View, best: Any, spots: dict[int, tuple[float, float]],
@@ -347,6 +385,6 @@ def _legend(game: Game, view: View, best: Any, left: float, top: float, width: f
     sandra = "; S: Sandra" if game.num_players == 2 else ""
     out.append(f'<text x="{_num(x)}" y="{_num(y + 14)}" font-size="10">pawns show their seat numbers'
                f"{sandra}; exits ringed green open, red closed; B3 = Business 3, SH1 = Safe House 1, "
-               "G2 = gang of 2</text>")
+               "G2 = gang of 2; blue dashes: your route plan, its stops numbered</text>")
     out.append("</g>")
     return out

@@ -1,5 +1,6 @@
-"""What an Escape Plan hint adds: the seat's plan card, its money against the escape cost, the exits, and
-per Travel the tiles it leaves and the officers on them.
+"""What an Escape Plan hint adds: the seat's plan card, its money against the escape cost, the exits, its
+route plan for the rest of the game (:mod:`bots.escape.route_plan`), and per Travel the tiles it leaves and
+the officers on them.
 
 Everything comes from the advised seat's view: its own plan card and money, the public tracks, and the
 route's tiles left as :func:`bots.escape.draw.travel_routes` reads them from the view (``?`` when the view
@@ -8,11 +9,18 @@ does not pin the route down).
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Final
+
 from bots.base import Advice
 from bots.escape.display import escape_cost, open_exits, part_text
 from bots.escape.draw import travel_routes
+from bots.escape.route_plan import lines as plan_lines
 from bots.hint import Asked, Column, Extras
 from solver.core import Game, View
+
+#: the ``planner`` bot's belief entries (its plan), shown by the route plan's lines instead
+_PLAN_KEYS: Final = frozenset({"plan", "status", "value", "bound", "solver", "turns_today", "turns_left"})
 
 
 def role(game: Game, view: View) -> str:
@@ -35,6 +43,9 @@ def extras(game: Game, view: View, advice: Advice, asked: Asked | None) -> Extra
         "Open exits: " + (", ".join(f"exit {e}" for e in exits) or "none")
         + (f" (day 3 escapes through exit {exits[0]})" if len(exits) == 1 and data["day"] == 3 else ""),
     ]
+    lines += plan_lines(game, view)
+    # the planner's belief is its plan, which the lines above show in full
+    advice = replace(advice, belief={k: v for k, v in advice.belief.items() if k not in _PLAN_KEYS})
     routes = travel_routes(game, view)
     if not routes:
         return Extras(advice, lines=tuple(lines))

@@ -1,0 +1,101 @@
+"""Escape Plan: the seat's route plan as the hint prints and draws it (issue 24).
+
+:func:`seat_plan` builds the advised seat's route problem from its view alone
+(:func:`solver.plan.escape_problem.build`) and solves it with CP-SAT on one worker (the same view gives
+the same plan); :func:`steps` walks the plan stop by stop: the Travels it takes (waypoints for a stop
+more than one turn away), the turns, the officers on the tiles it leaves, how many of them the seat's
+face-up avoid components cover (the model's ``free_avoids``, spent in route order) and how many are
+wounds ("Step 2: Avoid"; "Final Scoring": -$20k per red wound).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from solver.core import Game, View
+from solver.plan.escape_cpsat import solve_cpsat
+from solver.plan.escape_problem import PlanInstance, build
+from solver.plan.escape_route import SCALE, Plan
+
+#: CP-SAT's time limit for the hint's plan (the planner bot's default)
+SECONDS: Final = 5.0
+
+
+@dataclass(frozen=True)
+class Step:
+    """One stop of a plan: where, what it is worth, and the police on the way."""
+
+    #: the stop's name (``escape via Exit 2`` for the escape)
+    name: str
+    #: its prize, $k
+    value: float
+    #: the Locations the Travels end at, the stop last (more than one: stopovers on the way)
+    path: tuple[int, ...]
+    #: the turn of the plan the stop is reached at (1: this turn)
+    turn: int
+    #: officers on the tiles the Travels leave (the estimate for later days past today)
+    officers: int
+    #: of them, covered by the seat's avoid components
+    covered: int
+    #: of them, red wounds
+    wounds: int
+
+
+def applies(view: View) -> bool:
+    """Whether the view's seat has a plan to make: its day turns are under way and it is in the city."""
+    data = view.to_json()
+    seat = view.seat
+    return (int(data.get("day", 0)) >= 1 and int(data.get("part", -1)) >= 0 and bool(data.get("placed"))
+            and not data["escaped"][seat] and not data["arrested"][seat])
+
+
+def seat_plan(game: Game, view: View) -> tuple[PlanInstance, Plan] | None:
+    """The seat's route problem and its CP-SAT plan, from its view; None when it has none to make."""
+    if game.name != "escape" or not applies(view):
+        return None
+    inst = build(game, view.to_json())
+    return inst, solve_cpsat(inst.problem, seconds=SECONDS, workers=1)
+
+
+def steps(inst: PlanInstance, plan: Plan) -> list[Step]:
+    """The plan's stops in order with their Travels, turns and police (module docstring)."""
+    p = inst.problem
+    out: list[Step] = []
+    here, elapsed, free = 0, 0, p.free_avoids
+    for stop in plan.stops:
+        cops = p.arc_officers(here, stop, elapsed)
+        covered = min(cops, free)
+        free -= covered
+        elapsed += p.turns[here][stop]
+        path = tuple(loc for loc, _ in inst.legs.get((here, stop), ()))
+        out.append(Step(p.names[stop], p.prize[stop] / SCALE, path, elapsed, cops, covered, cops - covered))
+        here = stop
+    return out
+
+
+def lines(game: Game, view: View) -> list[str]:
+    """The plan as text lines for the hint (empty when the seat has no plan to make)."""
+    got = seat_plan(game, view)
+    if got is None:
+        return []
+    inst, plan = got
+    p = inst.problem
+    head = (f"Route plan (CP-SAT, {plan.status}, {plan.seconds:.2f} s; {p.size - 1} prize Locations, "
+            f"{p.today} turns today, {p.horizon} in all; {p.free_avoids} officers covered by your avoid "
+            f"components): value {plan.value / SCALE:.1f}k")
+    if plan.status == "infeasible":
+        return [head, "  no route meets the plan's rules (on day 3: the exit out of reach or the escape "
+                      "unaffordable); the bot falls back on its heuristic"]
+    if not plan.stops:
+        return [head, "  no stop is worth its police: stay or rest"]
+    names = game.location_names  # type: ignore[attr-defined]
+    out = [head]
+    for i, s in enumerate(steps(inst, plan), 1):
+        via = [names[loc] for loc in s.path[:-1]]
+        way = f" via {', '.join(via)}" if via else ""
+        police = ("no officers" if s.officers == 0 else
+                  f"{s.officers} officer(s): {s.covered} avoided by your components"
+                  + (f", {s.wounds} wound(s) (-${p.wound * s.wounds / SCALE:.0f}k)" if s.wounds else ""))
+        out.append(f"  {i}. turn {s.turn}: {s.name}{way}, worth {s.value:.1f}k; {police}")
+    return out
