@@ -190,17 +190,34 @@ def test_routing_takes_time_independent_police_past_the_horizon() -> None:
     assert plan.value <= (best if best is not None else 0)
 
 
-def test_cpsat_uses_later_officers_after_today() -> None:
-    # One arc of 1 turn then one more: the second departs at 1, after today = 1, so its later
-    # officers (3, beyond free_avoids 0) cost 3 wounds; today = 2 makes them its officers (0).
+@pytest.mark.parametrize("horizon", [2, 5])
+def test_cpsat_uses_later_officers_after_today(horizon: int) -> None:
+    # One arc of 1 turn then one more: the second departs at 1, not before today = 1, so its later
+    # officers (3, beyond free_avoids 0) cost 3 wounds; today = 2 makes them its officers (0). At
+    # horizon 2 the second arc departs at the last turn it can (the end is 1 turn away).
     def problem(today: int) -> RouteProblem:
         t = ((NO_ARC, 1, NO_ARC), (NO_ARC, NO_ARC, 1), (NO_ARC, NO_ARC, NO_ARC))
         zero = ((0, 0, 0),) * 3
         later = ((0, 0, 0), (0, 0, 3), (0, 0, 0))
-        return RouteProblem(("a", "b", "c"), (0, 1, 10), t, zero, later, today, 5, 0, 2, 0, (0, 0, 0),
-                            end=2)
+        return RouteProblem(("a", "b", "c"), (0, 1, 10), t, zero, later, today, horizon, 0, 2, 0,
+                            (0, 0, 0), end=2)
     assert solve_cpsat(problem(1)).value == 11 - 3 * 2
     assert solve_cpsat(problem(2)).value == 11
+
+
+def test_cpsat_later_officers_on_a_late_detour() -> None:
+    # Node 1 is reached at 1 directly (officers today on 1->3) or at 2 through node 2 (the latest it
+    # can leave to end at 3 by the horizon): the detour's last arc departs at today = 2, so it meets
+    # its 3 later officers (3 wounds of 2), and still beats the direct route: 21 - 6 = 15 > 11.
+    x = NO_ARC
+    t = ((x, 1, 1, x), (x, x, x, 1), (x, 1, x, x), (x, x, x, x))
+    zero = ((0,) * 4,) * 4
+    later = ((0, 0, 0, 0), (0, 0, 0, 3), (0, 0, 0, 0), (0, 0, 0, 0))
+    p = RouteProblem(("a", "b", "c", "d"), (0, 1, 10, 10), t, zero, later, 2, 3, 0, 2, 0, (0,) * 4,
+                     end=3)
+    plan = solve_cpsat(p)
+    assert (plan.stops, plan.value) == ((2, 1, 3), 15) and brute_force(p)[0] == 15
+    assert solve_cpsat(RouteProblem(**{**p.__dict__, "today": 3})).value == 21
 
 
 def test_single_node_and_end_at_start() -> None:
