@@ -76,7 +76,8 @@ def solve_routing(p: RouteProblem, *, seconds: float = 1.0) -> Plan:
 
     Raises :class:`ConfigError` when an arc's officers depend on when it starts (see the module
     docstring). The plan's value is :func:`value_of` of the route found; its status is ``feasible``,
-    or ``infeasible`` when no first solution was found.
+    or ``infeasible`` when no first solution was found. Guided local search has no stopping rule of
+    its own: a solve with a route takes the whole ``seconds``.
     """
     changing = time_dependent_arcs(p)
     if changing:
