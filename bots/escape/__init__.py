@@ -1,7 +1,7 @@
 """Escape Plan's bots, printer, drawing, hint and adapter encoder; importing the package registers the
-``heuristic`` and ``planner`` bots and the printer (the generic ``random`` and ``ismcts`` play it from the
-start)."""
+``heuristic``, ``planner`` and ``ismcts`` bots (the last replaces the generic one) and the printer (the
+generic ``random`` plays it from the start)."""
 
-from bots.escape import display, heuristic, planner
+from bots.escape import display, heuristic, ismcts, planner
 
-__all__ = ["display", "heuristic", "planner"]
+__all__ = ["display", "heuristic", "ismcts", "planner"]
