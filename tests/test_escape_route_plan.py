@@ -62,7 +62,9 @@ def test_steps_add_up_to_the_plan_and_day_3_ends_in_the_escape(players: int, see
     assert len(steps) == len(plan.stops)
     p = inst.problem
     officers = sum(s.officers for s in steps)
-    expected = sum(s.value for s in steps) - p.wound / SCALE * max(0, officers - p.free_avoids)
+    k, cards = route_plan.cards_worth(inst, plan)
+    assert k == sum(s.card for s in steps)
+    expected = sum(s.value for s in steps) + cards - p.wound / SCALE * max(0, officers - p.free_avoids)
     assert expected == pytest.approx(plan.value / SCALE)
     assert sum(s.wounds for s in steps) == max(0, officers - p.free_avoids)
     assert all(s.covered + s.wounds == s.officers for s in steps)
@@ -78,7 +80,7 @@ def test_steps_add_up_to_the_plan_and_day_3_ends_in_the_escape(players: int, see
         assert names[steps[-1].path[-1]] == f"exit {exits[0]}"
     text = route_plan.lines(st.game, view)
     assert text[0].startswith("Route plan (CP-SAT, optimal")
-    assert len(text) == 1 + len(steps)
+    assert len(text) == 1 + len(steps) + (1 if k else 0)
 
 
 def test_the_drawing_numbers_each_planned_stop() -> None:

@@ -38,7 +38,7 @@ from bots.registry import register
 from solver.core import Action, View
 from solver.games.escape import codec
 from solver.plan.escape_cpsat import solve_cpsat
-from solver.plan.escape_problem import MAX_NODES, PlanInstance, build
+from solver.plan.escape_problem import DECAY, MAX_NODES, PlanInstance, build
 from solver.plan.escape_route import SCALE, Plan, RouteProblem
 from solver.plan.escape_values import Reader
 
@@ -58,6 +58,7 @@ class PlannerBot(EscapeHeuristic):
         "seconds": Option(5.0, float, "CP-SAT time limit a solve", 0.01, 600.0),
         "workers": Option(1, int, "CP-SAT search workers (1: the same route every run)", 1, 16),
         "max_nodes": Option(MAX_NODES, int, "prize Locations kept in the plan (the best by value)", 1, 40),
+        "decay": Option(DECAY, float, "share of a prize lost per turn before the route reaches it", 0.0, 1.0),
     }
 
     def __init__(self, game: Any, seat: int, rng: Any, **options: Any) -> None:
@@ -85,7 +86,8 @@ class PlannerBot(EscapeHeuristic):
 
     def plan_for(self, data: Mapping[str, Any], st: Any | None) -> tuple[PlanInstance, Plan]:
         """The instance built from the view ``data`` and its plan."""
-        inst = build(self.game, data, st, max_nodes=int(self.settings["max_nodes"]))
+        inst = build(self.game, data, st, max_nodes=int(self.settings["max_nodes"]),
+                     decay=float(self.settings["decay"]))
         plan = self.solve(inst.problem)
         self.last_plan = (inst, plan)
         return inst, plan
@@ -120,7 +122,11 @@ class PlannerBot(EscapeHeuristic):
                 out.append((codec.REST, -1e6, "no rest on the day of the escape"))
             else:
                 p = inst.problem
-                later = self.solve(replace(p, today=max(0, p.today - 1), horizon=max(0, p.horizon - 1)))
+                # a Rest delays every stop by a turn: each prize decays once more
+                decayed = p.prize if p.decay is None else tuple(x - d for x, d in zip(p.prize, p.decay,
+                                                                                        strict=True))
+                later = self.solve(replace(p, today=max(0, p.today - 1), horizon=max(0, p.horizon - 1),
+                                           prize=decayed))
                 rest = (later.value / SCALE if later.status in ("optimal", "feasible") else -1e6)
                 rest += _rest_value(r)
                 out.append((codec.REST, rest, f"rest, then a plan of {later.value / SCALE:.0f}k"))

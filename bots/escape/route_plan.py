@@ -5,7 +5,9 @@
 the same plan); :func:`steps` walks the plan stop by stop: the Travels it takes (waypoints for a stop
 more than one turn away), the turns, the officers on the tiles it leaves, how many of them the seat's
 face-up avoid components cover (the model's ``free_avoids``, spent in route order) and how many are
-wounds ("Step 2: Avoid"; "Final Scoring": -$20k per red wound).
+wounds ("Step 2: Avoid"; "Final Scoring": -$20k per red wound); a stop's value is its prize when the
+plan reaches it (prizes decay a little per turn), and the contact cards the plan gains are counted
+together by the contacts table (:func:`cards_worth`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ class Step:
 
     #: the stop's name (``escape via Exit 2`` for the escape)
     name: str
-    #: its prize, $k
+    #: its prize when the route reaches it (after its decay), $k, the contact card left out
     value: float
+    #: whether the stop gives a contact card (the cards are worth the contacts table together)
+    card: bool
     #: the Locations the Travels end at, the stop last (more than one: stopovers on the way)
     path: tuple[int, ...]
     #: the turn of the plan the stop is reached at (1: this turn)
@@ -69,9 +73,20 @@ def steps(inst: PlanInstance, plan: Plan) -> list[Step]:
         free -= covered
         elapsed += p.turns[here][stop]
         path = tuple(loc for loc, _ in inst.legs.get((here, stop), ()))
-        out.append(Step(p.names[stop], p.prize[stop] / SCALE, path, elapsed, cops, covered, cops - covered))
+        worth = p.prize[stop] - (p.decay[stop] * elapsed if p.decay is not None else 0)
+        card = p.cards is not None and p.cards[stop] > 0
+        out.append(Step(p.names[stop], worth / SCALE, card, path, elapsed, cops, covered, cops - covered))
         here = stop
     return out
+
+
+def cards_worth(inst: PlanInstance, plan: Plan) -> tuple[int, float]:
+    """The contact cards the plan gains and what they add to the contacts table, $k."""
+    p = inst.problem
+    if p.cards is None:
+        return 0, 0.0
+    k = sum(p.cards[s] for s in plan.stops)
+    return k, p.card_values[min(k, len(p.card_values) - 1)] / SCALE
 
 
 def lines(game: Game, view: View) -> list[str]:
@@ -97,5 +112,9 @@ def lines(game: Game, view: View) -> list[str]:
         police = ("no officers" if s.officers == 0 else
                   f"{s.officers} officer(s): {s.covered} avoided by your components"
                   + (f", {s.wounds} wound(s) (-${p.wound * s.wounds / SCALE:.0f}k)" if s.wounds else ""))
-        out.append(f"  {i}. turn {s.turn}: {s.name}{way}, worth {s.value:.1f}k; {police}")
+        card = " + a contact card" if s.card else ""
+        out.append(f"  {i}. turn {s.turn}: {s.name}{way}, worth {s.value:.1f}k{card}; {police}")
+    k, worth = cards_worth(inst, plan)
+    if k:
+        out.append(f"  contact cards gained: {k}, worth {worth:.1f}k on the contacts table")
     return out

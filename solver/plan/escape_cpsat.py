@@ -25,7 +25,9 @@ The model of :class:`~solver.plan.escape_route.RouteProblem`, exactly :func:`val
   a form the LP relaxation reads better. ``excess = max(0, total - free_avoids)`` (an exact max, so
   a timed-out solution's objective is its true value too).
 * **Objective.** Maximise the prizes of visited nodes less ``wound * excess`` ("Final Scoring": a
-  red wound costs $20k).
+  red wound costs $20k), less each visited node's ``decay`` times its arrival (its elapsed turns when
+  visited, 0 when skipped: one more integer per decaying node), plus ``card_values`` at the number of
+  cards the visited nodes give, capped at the table's last entry (``add_element``).
 
 Ties: CP-SAT with several workers is not bit-deterministic in *which* of several optimal routes it
 returns. We keep the objective as it is (a secondary term would make the proof of optimality harder
@@ -105,7 +107,7 @@ def solve_cpsat(p: RouteProblem, *, seconds: float = 5.0, workers: int = 2) -> P
     excess = model.new_int_var(0, max(0, most - p.free_avoids), "excess")
     model.add_max_equality(excess, [0, sum(c * lit for c, lit in officers) - p.free_avoids])
     prizes = sum(p.prize[v] * (1 - lit) for v, lit in skip.items())
-    main = prizes - p.wound * excess
+    main = prizes - p.wound * excess - _decay_terms(model, p, skip, elapsed) + _card_term(model, p, skip)
     model.maximize(main)
 
     solver = cp_model.CpSolver()
@@ -124,8 +126,12 @@ def solve_cpsat(p: RouteProblem, *, seconds: float = 5.0, workers: int = 2) -> P
                     "cp-sat")
 
     stops = _route(solver, arcs, n)
-    value = sum(p.prize[v] for v, lit in skip.items() if not solver.boolean_value(lit))
-    value -= p.wound * solver.value(excess)
+    visited = [v for v, lit in skip.items() if not solver.boolean_value(lit)]
+    value = sum(p.prize[v] for v in visited) - p.wound * solver.value(excess)
+    if p.decay is not None:
+        value -= sum(p.decay[v] * solver.value(elapsed[v]) for v in visited)
+    if p.cards is not None:
+        value += p.card_values[min(sum(p.cards[v] for v in visited), len(p.card_values) - 1)]
     if value_of(p, stops) != value:
         raise BadStateError(f"CP-SAT route {stops} has value {value_of(p, stops)} under value_of, "
                             f"the model says {value}")
@@ -170,6 +176,39 @@ def _officer_terms(model: cp_model.CpModel, p: RouteProblem,
         model.add(elapsed[u] >= p.today).only_enforce_if(after)
         terms += [(c, x) for c, x in ((now, before), (later, after)) if c]
     return terms
+
+
+def _decay_terms(model: cp_model.CpModel, p: RouteProblem, skip: dict[int, cp_model.IntVar],
+                 elapsed: list[cp_model.IntVar]) -> cp_model.LinearExpr:
+    """The prizes' decay: ``decay[v]`` times the turns elapsed at a visited node ``v`` (a skipped node's
+    time is pinned, not 0, so each decaying node gets its arrival: elapsed when visited, else 0)."""
+    terms: list[cp_model.LinearExpr] = []
+    if p.decay is None:
+        return cp_model.LinearExpr.sum(terms)
+    for v, lit in skip.items():
+        if p.decay[v] <= 0:
+            continue
+        arrival = model.new_int_var(0, p.horizon, f"a{v}")
+        model.add(arrival == elapsed[v]).only_enforce_if(~lit)
+        model.add(arrival == 0).only_enforce_if(lit)
+        terms.append(p.decay[v] * arrival)
+    return cp_model.LinearExpr.sum(terms)
+
+
+def _card_term(model: cp_model.CpModel, p: RouteProblem,
+               skip: dict[int, cp_model.IntVar]) -> cp_model.LinearExpr:
+    """What the cards gained are worth: ``card_values`` at their number, capped at its last entry
+    (an element constraint: the table is any shape, the contacts table a convex one)."""
+    if p.cards is None or not any(p.cards) or len(p.card_values) == 1:
+        return cp_model.LinearExpr.sum([])
+    top = len(p.card_values) - 1
+    gained = model.new_int_var(0, sum(p.cards), "cards")
+    model.add(gained == sum(p.cards[v] * (1 - lit) for v, lit in skip.items() if p.cards[v]))
+    counted = model.new_int_var(0, top, "cards_counted")
+    model.add_min_equality(counted, [gained, top])
+    worth = model.new_int_var(min(p.card_values), max(p.card_values), "cards_worth")
+    model.add_element(counted, list(p.card_values), worth)
+    return cp_model.LinearExpr.sum([worth])
 
 
 def _route(solver: cp_model.CpSolver, arcs: dict[tuple[int, int], cp_model.IntVar],

@@ -23,9 +23,11 @@ step of a plan. The pieces, with the rulebook sections they follow:
 * **Police later.** Officers stay on their tiles from day to day: a City phase adds new tiles with their
   own officers but moves none ("3. City"), so ``later_officers`` are today's officers, without Sandra
   (she moves every turn: where she will be is not known).
-* **Avoids.** ``free_avoids`` counts the face-up avoid components (:meth:`Reader.avoid_tools`): one per
-  one-officer component; a tile-wide one (contact, asset, gang member) as the officers of its colours on
-  the most crowded placed tile not already given to another (each tile-wide component covers one tile).
+* **Avoids.** ``free_avoids`` counts the face-up avoid components the seat can pay for (contacts cost
+  their price, an asset its space's price, from the money above the escape's reserve; equipment and
+  gang members are free), cheapest first: one per one-officer component; a tile-wide one (contact,
+  asset, gang member) as the officers of its colours on the most crowded placed tile not already given
+  to another (each tile-wide component covers one tile).
   Used components come back at a Rest; the plan does not count on that. Every further officer is a
   red wound, ``wound`` = $20k ("Final Scoring").
 * **Money.** ``money`` in hand; ``gain`` what a stop changes (income at an income-mark Business or Safe
@@ -35,6 +37,15 @@ step of a plan. The pieces, with the rulebook sections they follow:
 * **Turns.** ``today`` = the turns left today (:meth:`Reader.turns_left`); ``horizon`` = today plus
   3 turns a later day and the Extra Action discs not spent today (two a day at most, "5. Day Turns"),
   less the escape's own Travel on day 3 when it is not yet a node (days 1-2 have no ``end``).
+* **Contact cards.** A Visit to a Business, the Clinic, the Church or an Exit gives a card; the route's
+  cards are worth the contacts table at their number (``card_values``: the table is convex, $0, 10,
+  30, 60, 100k for 1-5 cards, so the fifth is worth far more than the first), up to the spaces they
+  can fill: the empty Contact spaces and those under a locked asset (unlocked over the game). The
+  prizes of those stops leave the card out.
+* **Decay.** A prize loses ``decay`` (5%) of itself per turn of the route before it: the values are
+  today's and the world moves (others take cubes and close businesses, plans change at every
+  re-plan), so of two routes worth the same the one that takes the big prizes first is the surer; it
+  also makes a turn spent resting cost what it delays.
 
 What the model leaves out (re-planning every turn absorbs most of it): other players' moves and the
 officers they move toward thresholds; tiles not yet placed (new routes and Locations on later days);
@@ -54,6 +65,7 @@ from typing import Any, Final
 import networkx as nx
 
 from solver.games.escape import board as pb
+from solver.games.escape import executive as ex
 from solver.games.escape.city import reachable
 from solver.games.escape.content import Asset
 from solver.plan.escape_route import NO_ARC, SCALE, Plan, RouteProblem
@@ -67,6 +79,8 @@ MAX_NODES: Final = 14
 MP: Final = 3
 #: a turn's weight in the shortest paths: fewer turns always beat fewer officers
 _TURN: Final = 1000
+#: share of a prize lost per turn of the route before it (``RouteProblem.decay``)
+DECAY: Final = 0.05
 
 #: a Travel the plan makes: (destination Location, the tiles it leaves)
 Leg = tuple[int, frozenset[int]]
@@ -104,7 +118,7 @@ class PlanInstance:
 
 
 def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
-          max_nodes: int = MAX_NODES) -> PlanInstance:
+          max_nodes: int = MAX_NODES, decay: float = DECAY) -> PlanInstance:
     """The planning problem of the seat whose view is ``data`` (``view.to_json()``); ``st`` (a state
     resampled from that view) is read for public facts only (module docstring)."""
     r = Reader(game, data, st)
@@ -147,7 +161,11 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
     scored = [(round(r.visit_value(loc) * SCALE), loc) for loc in candidates]
     best_prizes = heapq.nlargest(max_nodes, [(v, -loc) for v, loc in scored if v > 0])
     nodes = [here] + sorted(-loc for _, loc in best_prizes)
-    prize = [0] + [round(r.visit_value(loc) * SCALE) for loc in nodes[1:]]
+    cards = [0] + [int(_gives_card(r, loc)) for loc in nodes[1:]]
+    # a card's part of the Visit's value is the table's marginal now: the route's cards are counted
+    # by the whole table instead (``card_values``)
+    prize = [0] + [round((r.visit_value(loc) - r.contact_gain() * c) * SCALE)
+                   for loc, c in zip(nodes[1:], cards[1:], strict=True)]
     names = [game.location_names[loc] for loc in nodes]
     exit_node = None
     if exit_loc >= 0:
@@ -155,6 +173,7 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
         nodes.append(exit_loc)
         prize.append(0)
         names.append(f"escape via {game.location_names[exit_loc]}")
+        cards.append(0)
     n = len(nodes)
     turns = [[NO_ARC] * n for _ in range(n)]
     today_off = [[0] * n for _ in range(n)]
@@ -184,7 +203,9 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
         today=r.turns_left(), horizon=_horizon(r, exit_node is not None),
         free_avoids=_free_avoids(r), wound=round(WOUND * SCALE),
         money=max(0, r.me.money) * SCALE, gain=tuple(gain),
-        need=r.reserve() * SCALE if exit_node is not None else 0, end=exit_node)
+        need=r.reserve() * SCALE if exit_node is not None else 0, end=exit_node,
+        decay=tuple(round(max(0, x) * decay) for x in prize), cards=tuple(cards),
+        card_values=_card_values(r))
     return PlanInstance(problem, tuple(nodes), legs, exit_node)
 
 
@@ -258,14 +279,66 @@ def _gain(r: Reader, loc: int) -> int:
     return got * SCALE
 
 
+#: Locations whose Visit gives a contact card ("Step 3: Visit": Businesses, the Clinic, the Church,
+#: Exits)
+_CARD_KINDS: Final = frozenset({"business", "clinic", "church", "exit"})
+
+
+def _gives_card(r: Reader, loc: int) -> bool:
+    """Whether a Visit to ``loc`` gives this seat a contact card."""
+    return r.city.locations[loc].kind in _CARD_KINDS
+
+
+def _card_values(r: Reader) -> tuple[int, ...]:
+    """What k more contact cards are worth, k = 0 .. the spaces they can fill ("Final Scoring": the
+    contacts table, + $2k a card for its use, as :meth:`Reader.contact_gain`): the empty open Contact
+    spaces and those under a locked asset (unlocked over the game, those first: "Asset Tiles")."""
+    me = r.me
+    open_spaces = me.contacts[:max(0, len(me.contacts) - me.handcuffs)]
+    room = sum(1 for s in open_spaces if s.piece in (pb.Piece.EMPTY, pb.Piece.ASSET))
+    table = r.content.scoring.contacts
+    have = pb.contact_count(me)
+    top = len(table) - 1
+    return tuple(round((table[min(have + k, top)] - table[min(have, top)] + 2 * k) * SCALE)
+                 for k in range(room + 1))
+
+
 def _free_avoids(r: Reader) -> int:
-    """Officers the face-up avoid components cover (module docstring: a one-officer component 1, a
-    tile-wide one the officers of its colours on the most crowded tile left to it)."""
-    one, tile_wide, _ = r.avoid_tools()
-    free = len(one)
+    """Officers the face-up avoid components cover, those the seat can pay for (module docstring).
+
+    A component's price ("Executive Actions"): equipment and gang members are free, a contact card
+    costs its price, an unlocked asset its space's price ("Asset Tiles"); the Avoid step pays only
+    from money above the escape's reserve (:meth:`Reader.spendable`), so the cheapest components are
+    counted while the money lasts. A one-officer component covers 1; a tile-wide one the officers of
+    its colours on the most crowded tile not given to another (at least 1).
+    """
+    me = r.me
+    content = r.content
+    tools: list[tuple[int, int | None]] = []  # (price, colour mask of a tile-wide tool or None)
+    for slot in me.items:
+        if slot.piece == pb.Piece.EQUIPMENT and slot.face_up:
+            tools.append((0, None))
+    for slot in me.contacts[:len(me.contacts) - me.handcuffs]:
+        if slot.piece == pb.Piece.CONTACT and slot.face_up:
+            card = content.contacts[slot.ident]
+            effect = ex.contact_effect(card.kind, tuple(int(p) for p in card.police))
+            if effect.kind in ("avoid_one", "avoid_tile"):
+                tools.append((card.cost, effect.arg if effect.kind == "avoid_tile" else None))
+    for a, slot in enumerate(me.unlocked):
+        if slot.piece == pb.Piece.ASSET and slot.face_up and slot.ident == Asset.AVOID_TILE:
+            tools.append((content.board.asset_costs[a], ex.ALL_TYPES))
+    tools += [(0, ex.ALL_TYPES)] * len(me.gang_members)
+    money = max(0, r.spendable())
+    free = 0
     taken: set[int] = set()
     sandra = r.city.locations[r.pawn_loc[r.n]].tile if r.n == 2 else -1
-    for mask in tile_wide:
+    for price, mask in sorted(tools, key=lambda t: (t[0], t[1] is not None)):
+        if price > money:
+            break
+        money -= price
+        if mask is None:
+            free += 1
+            continue
         best, where = 0, -1
         for t, types in sorted(r.officers.items()):
             if t in taken:

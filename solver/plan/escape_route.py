@@ -7,7 +7,10 @@ another takes whole turns (one Travel a turn, "Step 1: Travel") and leaves tiles
 equipment, contacts, gang members and asset tiles), every further one is a wound at ``wound`` each
 ("Final Scoring": -$20k per red wound). Each stop changes the seat's money (income taken, prices
 paid); money may never go below zero along the route and must reach ``need`` at its end (the escape's
-price on day 3). On day 3 the route must end at the open exit (``end``).
+price on day 3). On day 3 the route must end at the open exit (``end``). A prize may decay: it loses
+``decay`` for every turn the route takes to reach it. Contact cards gained along the route are worth
+``card_values`` of their number (the contacts table is convex: the fifth card is worth far more than
+the first, which no fixed prize per stop can say).
 
 The police are known for the rest of today and only estimated for later days, so an arc's officers
 depend on when it starts: ``officers`` when fewer than ``today`` turns have been spent before the arc,
@@ -65,6 +68,14 @@ class RouteProblem:
     need: int = 0
     #: the node the route must end at (None: anywhere, including the start without moving)
     end: int | None = None
+    #: value a stop at each node loses per turn of the route before it (None: none): a prize later
+    #: is less sure than one now (others' moves, closing businesses, plans that change)
+    decay: tuple[int, ...] | None = None
+    #: contact cards the first stop at each node gives (None: no node gives one)
+    cards: tuple[int, ...] | None = None
+    #: ``card_values[k]``: what gaining k cards along the route is worth (k past the end: the last
+    #: entry; a convex table, "Final Scoring": the contacts table, is why cards are not prizes)
+    card_values: tuple[int, ...] = (0,)
 
     def __post_init__(self) -> None:
         n = len(self.names)
@@ -90,6 +101,12 @@ class RouteProblem:
         if min(self.today, self.horizon, self.free_avoids, self.wound, self.money, self.need) < 0:
             raise ConfigError("route problem: today, horizon, free_avoids, wound, money and need "
                               "are not negative")
+        if self.decay is not None and (len(self.decay) != n or min(self.decay) < 0):
+            raise ConfigError(f"route problem: decay needs {n} entries, none negative")
+        if self.cards is not None and (len(self.cards) != n or min(self.cards) < 0):
+            raise ConfigError(f"route problem: cards needs {n} entries, none negative")
+        if not self.card_values or self.card_values[0] != 0:
+            raise ConfigError("route problem: card_values starts at 0 (no card gained, nothing gained)")
         if self.end is not None and not 0 <= self.end < n:
             raise ConfigError(f"route problem: end node {self.end} out of range")
 
@@ -126,7 +143,9 @@ def value_of(p: RouteProblem, stops: Sequence[int]) -> int | None:
 
     A route breaks a rule when a stop repeats or is node 0, an arc is missing, its turns exceed the
     horizon, the money goes below zero after a stop or ends below ``need``, or it does not end at
-    ``end``. The value is the prizes collected less ``wound`` per officer beyond ``free_avoids``.
+    ``end``. The value is the prizes collected, each less its ``decay`` times the turns elapsed when the
+    route reaches it, plus ``card_values`` of the cards gained, less ``wound`` per officer beyond
+    ``free_avoids``.
     """
     if len(set(stops)) != len(stops) or any(not 0 < s < p.size for s in stops):
         return None
@@ -145,8 +164,10 @@ def value_of(p: RouteProblem, stops: Sequence[int]) -> int | None:
         money += p.gain[s]
         if elapsed > p.horizon or money < 0:
             return None
-        value += p.prize[s]
+        value += p.prize[s] - (p.decay[s] * elapsed if p.decay is not None else 0)
         here = s
     if money < p.need:
         return None
+    if p.cards is not None:
+        value += p.card_values[min(sum(p.cards[s] for s in stops), len(p.card_values) - 1)]
     return value - p.wound * max(0, officers - p.free_avoids)

@@ -19,7 +19,8 @@ reached from every node for nothing (no turn, officer, money or cost). The model
 
 The routing library has no arc costs that depend on when the arc is used, so officers must not
 change after ``today``: :func:`solve_routing` raises :class:`ConfigError` when ``officers`` and
-``later_officers`` differ on an arc that the horizon lets start after ``today`` turns. Routing does
+``later_officers`` differ on an arc that the horizon lets start after ``today`` turns, and prizes must
+not decay nor cards count (a disjunction's penalty is fixed). Routing does
 not prove optimality: a plan is ``feasible`` (or ``infeasible`` when no route was found, which is not
 a proof) and its ``bound`` is the trivial one, every positive prize.
 
@@ -74,16 +75,23 @@ def time_dependent_arcs(p: RouteProblem) -> list[tuple[int, int]]:
 def solve_routing(p: RouteProblem, *, seconds: float = 1.0) -> Plan:
     """A route of ``p`` by the OR-Tools routing solver (guided local search for ``seconds``).
 
-    Raises :class:`ConfigError` when an arc's officers depend on when it starts (see the module
-    docstring). The plan's value is :func:`value_of` of the route found; its status is ``feasible``,
-    or ``infeasible`` when no first solution was found. Guided local search has no stopping rule of
-    its own: a solve with a route takes the whole ``seconds``.
+    Raises :class:`ConfigError` when an arc's officers depend on when it starts, a prize decays or
+    cards gained have a value (see the module docstring). The plan's value is :func:`value_of` of
+    the route found; its status is ``feasible``, or ``infeasible`` when no first solution was found.
+    Guided local search has no stopping rule of its own: a solve with a route takes the whole
+    ``seconds``.
     """
     changing = time_dependent_arcs(p)
     if changing:
         u, v = changing[0]
         raise ConfigError(f"routing model: arc {u}->{v} has {p.officers[u][v]} officers today and "
                           f"{p.later_officers[u][v]} later (time-dependent police: use solve_cpsat)")
+    if p.cards is not None and any(p.cards) and len(p.card_values) > 1:
+        raise ConfigError("routing model: a value of the cards gained has no routing form (the "
+                          "routing model's nodes carry fixed penalties): use solve_cpsat")
+    if p.decay is not None and any(p.decay):
+        raise ConfigError("routing model: prizes that decay with time have no routing form (the "
+                          "routing model's nodes carry fixed penalties): use solve_cpsat")
     started = time.perf_counter()
     bound = sum(max(0, x) for x in p.prize[1:])
     if p.end == 0:
