@@ -220,3 +220,14 @@ def test_choice_depends_on_the_view_only() -> None:
     assert first.last is not None and second.last is not None
     assert [(s.action, s.visits, s.value) for s in first.last.stats] == \
         [(s.action, s.visits, s.value) for s in second.last.stats]
+
+
+def test_standing_on_a_stop_is_not_reaching_it() -> None:
+    """A stop is reached by a Travel that ends on it, not by staying there (the open exit the seat stands
+    on is still to be escaped through)."""
+    st = next(s for s in points(3, 4) if s.current_player() >= 0 and s.todo[0][0] == "action"
+              and codec.REST in s.legal_actions())
+    seat = st.current_player()
+    sim = EscapeSim(st.clone(), route=Route(seat, (st.location[seat],)))
+    sim.apply(codec.REST)
+    assert sim.reached == 0
