@@ -4,8 +4,9 @@
 also asks for the escape rate of the substituted seat and mean score margins. This script replays every
 game of the JSON through the rules (each game's action texts, chance outcomes included) and prints, for
 entrant A and entrant B in the substituted seat: games, escape rate, arrests, mean final score (0 when the
-seat did not escape: "Goal of the Game"), mean margin over the best other seat, and the paired difference
-A - B of the seat's score per (deal, seat) with a 95% interval (normal approximation).
+seat did not escape: "Goal of the Game") and its scoring pad's lines, mean margin over the best other
+seat, and the paired difference A - B of the seat's score per (deal, seat) with a 95% interval (normal
+approximation).
 
     PYTHONPATH=. python bench/escape_arena_table.py bench/results/arena-escape-planner-3p.json
 """
@@ -27,12 +28,23 @@ from solver.games.escape import board as pb
 from solver.games.escape.rules import EscapeGame
 from solver.games.escape.state import EscapeState
 
+#: the scoring pad's lines ("Final Scoring"), shown per entrant
+LINES = ("group1", "group2", "safe_houses", "money", "used_assets", "contacts", "tiles", "notoriety",
+         "wounds")
+
 
 def final_scores(st: EscapeState) -> list[int]:
     """Each seat's final score; 0 for a seat that did not escape (it scores nothing)."""
     content = st.game.content
     return [pb.score(st.boards[s], content.plans[st.plan[s]], content).total if st.escaped[s] else 0
             for s in range(st.n)]
+
+
+def pad_lines(st: EscapeState, seat: int) -> dict[str, float]:
+    """The seat's scoring pad line by line (all 0 when it did not escape)."""
+    content = st.game.content
+    pad = pb.score(st.boards[seat], content.plans[st.plan[seat]], content)
+    return {name: float(getattr(pad, name)) if st.escaped[seat] else 0.0 for name in LINES}
 
 
 def replay(game: EscapeGame, actions: list[str]) -> EscapeState:
@@ -63,7 +75,10 @@ def table(run: dict[str, Any]) -> str:
         seat, side = int(g["seat"]), str(g["side"])
         scores = final_scores(st)
         others = max(scores[s] for s in range(st.n) if s != seat)
-        row = rows.setdefault(side, {"escaped": [], "arrested": [], "score": [], "margin": [], "won": []})
+        row = rows.setdefault(side, {"escaped": [], "arrested": [], "score": [], "margin": [], "won": [],
+                                     **{name: [] for name in LINES}})
+        for name, value in pad_lines(st, seat).items():
+            row[name].append(value)
         row["escaped"].append(float(st.escaped[seat]))
         row["arrested"].append(float(st.arrested[seat]))
         row["score"].append(float(scores[seat]))
@@ -80,6 +95,10 @@ def table(run: dict[str, Any]) -> str:
                    f"{statistics.fmean(r['escaped']):.1%} | {int(sum(r['arrested']))} | "
                    f"{statistics.fmean(r['score']):.1f} | {statistics.fmean(r['margin']):+.1f} | "
                    f"{statistics.fmean(r['won']):.1%} |")
+    out += ["", "| side | " + " | ".join(LINES) + " |", "|---|" + "---|" * len(LINES)]
+    for side in sorted(rows):
+        means = (f"{statistics.fmean(rows[side][n]):.1f}" for n in LINES)
+        out.append(f"| {side} | " + " | ".join(means) + " |")
     diffs = [p["A"] - p["B"] for p in by_pair.values() if "A" in p and "B" in p]
     if diffs:
         mean, lo, hi = interval(diffs)
