@@ -75,9 +75,9 @@ def one_turn(st: EscapeState) -> dict[int, dict[int, int]]:
             for src in layout.locations}
 
 
-def bfs_turns(st: EscapeState, src: int, dst: int) -> int | None:
+def bfs_turns(st: EscapeState, src: int, dst: int, last_mp: int = 3) -> int | None:
     """Fewest Travels from ``src`` to ``dst`` ending only on Locations other than businesses, safe houses
-    and gangs on the way (the escape's last Travel ends on the exit and leaves it)."""
+    and gangs on the way (the escape's last Travel ends on the exit and leaves it, with ``last_mp``)."""
     reach = one_turn(st)
     kinds = st.game.city.locations
     seen = {src: 0}
@@ -86,9 +86,9 @@ def bfs_turns(st: EscapeState, src: int, dst: int) -> int | None:
         here = queue.popleft()
         if here != src and kinds[here].kind in STOPOVER_KINDS:
             continue
+        if dst in reachable(st.layout(), here, last_mp):
+            return seen[here] + 1
         for nxt in reach[here]:
-            if nxt == dst:
-                return seen[here] + 1
             if nxt not in seen:
                 seen[nxt] = seen[here] + 1
                 queue.append(nxt)
@@ -140,19 +140,23 @@ def test_builder_matches_the_movement_rules(players: int, day: int) -> None:
             src, dst = inst.locations[u], inst.locations[v]
             escape = v == inst.exit_node
             turns = p.turns[u][v]
-            if escape and dst in reach[src]:  # the escape: a Travel onto the exit, leaving its tile too
-                sets = reachable(st.layout(), src, 3)[dst]
+            # the escape: a Travel onto the exit, leaving its tile too, that may burn every gas can
+            gas_mp = 3 + st.boards[seat].gas_cans
+            if escape and dst in reachable(st.layout(), src, gas_mp):
+                sets = reachable(st.layout(), src, gas_mp)[dst]
                 assert turns == 1
                 assert p.officers[u][v] == min(officers_on(st, s | {exit_tile}) for s in sets)
             elif not escape and dst in reach[src]:
                 assert turns == 1, (src, dst)
                 assert p.officers[u][v] == reach[src][dst]
             else:
-                expected = bfs_turns(st, src, dst)
+                expected = bfs_turns(st, src, dst, gas_mp if escape else 3)
                 assert turns == (NO_ARC if expected is None else expected), (src, dst)
                 assert turns != 1
-    # every prize Location is worth something and may be visited
-    assert all(x > 0 for x in p.prize[1:inst.exit_node or p.size])
+    # every prize Location is worth something (its prize, or its prize and its contact card) and may be
+    # visited
+    cards = p.cards or (0,) * p.size
+    assert all(x > 0 or c for x, c in zip(p.prize[1:inst.exit_node or p.size], cards[1:], strict=False))
 
 
 @pytest.mark.parametrize(("players", "day"), CASES)

@@ -491,6 +491,8 @@ def _word(r: Reader, a: Action) -> Scored:
         worth = NOTORIETY - 1.0 if r.me.notoriety >= 2 and r.spendable() >= 1 else -1.0
         return a, worth, "pay to lose notoriety"
     if a == codec.EXIT_INCOME:
+        if r.day == 3 and r.spendable() < 0:  # short of the escape's price: an arrest loses everything
+            return a, r.income_value() + STAKE / 4, "income (the escape's price)"
         return a, r.income_value(), "income"
     if a == codec.EXIT_TILE:
         return a, r.exit_tile_value(), "an exit tile"

@@ -13,13 +13,13 @@ step of a plan. The pieces, with the rulebook sections they follow:
   known ("2. Patrol", "Escaping the City"), it is one more node, ``problem.end``, even when the seat
   stands on it (a Travel never ends where it starts, "Step 1: Travel": the arc then takes two turns).
 * **Arcs.** One Travel is one turn of 3 MP (``city.reachable``; gas cans are left out: each is spent
-  when used, so counting them on every arc would overstate the reach, and a day-3 plan that needs them
-  is infeasible, where the bot falls back on the heuristic). A one-turn arc's officers are those of the
-  tiles left by the route with fewest officers ("Step 2: Avoid"; in a 2-player game Sandra counts as one
-  more where she stands, "Only 2 Player"). Longer arcs are shortest paths over one-turn Travels that
-  stop over only where a Travel surely may end now and later (:meth:`Reader.stopover`), fewest turns
-  first, then fewest officers (a networkx Dijkstra on ``turns * 1000 + officers``). The arc into the
-  day-3 exit is the escape: it leaves the exit's tile too ("Escaping the City").
+  when used, so counting them on every arc would overstate the reach; but the escape's own Travel may
+  burn every gas can held, there being nothing left to save them for). A one-turn arc's officers are
+  those of the tiles left by the route with fewest officers ("Step 2: Avoid"; in a 2-player game Sandra
+  counts as one more where she stands, "Only 2 Player"). Longer arcs are shortest paths over one-turn
+  Travels that stop over only where a Travel surely may end now and later (:meth:`Reader.stopover`),
+  fewest turns first, then fewest officers (a networkx Dijkstra on ``turns * 1000 + officers``). The arc
+  into the day-3 exit is the escape: it leaves the exit's tile too ("Escaping the City").
 * **Police later.** Officers stay on their tiles from day to day: a City phase adds new tiles with their
   own officers but moves none ("3. City"), so ``later_officers`` are today's officers, without Sandra
   (she moves every turn: where she will be is not known).
@@ -139,8 +139,11 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
     escape = -1  # the escape's node in the graph: an arc from every Location that reaches the exit
     if exit_loc >= 0:
         exit_tile = game.city.locations[exit_loc].tile
+        # the escape may burn every gas can held (+1 MP each, "Step 1: Travel"): nothing is left to
+        # save them for
+        escape_mp = MP + r.me.gas_cans
         for src in layout.locations:
-            to_exit = reachable(layout, src, MP).get(exit_loc)
+            to_exit = reachable(layout, src, escape_mp).get(exit_loc)
             if to_exit:
                 best = min(to_exit, key=lambda s: (_count(officers, s | {exit_tile}), sorted(s)))
                 graph.add_edge(src, escape, w=_TURN + _count(officers, best | {exit_tile}),
@@ -261,7 +264,8 @@ def _gain(r: Reader, loc: int) -> int:
             got = max(0, me.income_cubes - 1)
     elif kind == "exit":
         closed = r.data["patrol_on"][int(r.city.locations[loc].label) - 1] >= 2
-        if not closed or r.exit_tile_value() <= r.income_value():
+        short = r.day == 3 and r.spendable() < 0  # the income may pay the escape: it is taken
+        if not closed or short or r.exit_tile_value() <= r.income_value():
             got = me.income_cubes
     elif kind == "gang":
         got = -r.content.prices.gang
