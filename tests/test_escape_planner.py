@@ -149,6 +149,14 @@ def test_builder_matches_the_movement_rules(players: int, day: int) -> None:
             elif not escape and dst in reach[src]:
                 assert turns == 1, (src, dst)
                 assert p.officers[u][v] == reach[src][dst]
+            elif src == dst and not escape:  # a Location and its second Visit
+                if p.names[v].endswith(" again"):  # leave through a stopover and come back
+                    back = [b for w in reach[src] if w != src
+                            and st.game.city.locations[w].kind not in STOPOVER_KINDS
+                            and (b := bfs_turns(st, w, dst)) is not None]
+                    assert turns == (1 + min(back) if back else NO_ARC), (src, dst)
+                else:
+                    assert turns == NO_ARC  # the arc goes from the first Visit to the second only
             else:
                 expected = bfs_turns(st, src, dst, gas_mp if escape else 3)
                 assert turns == (NO_ARC if expected is None else expected), (src, dst)

@@ -30,24 +30,18 @@ The shared pruned search of :mod:`bots.pruned_ismcts` and :mod:`bots.observer_si
    every other seat, the ``heuristic`` plays (:func:`bots.escape.heuristic.score`), reading the drawn
    state's public facts and the acting seat's own (:func:`seat_data`: the view without its history,
    which the heuristic never reads; the full view, history included, made the playout 1.6-3 times
-   slower). A CP-SAT solve per playout step would be far too slow: measured at the searching seat's
-   Action and Travel decisions of playouts from day-1, day-2 and day-3 positions of a 3-player game, a
-   build and solve takes 29-39 ms, 21, 14 and 6 of them a playout, adding 0.60, 0.49 and 0.24 s to
-   playouts of 0.33, 0.14 and 0.07 s (with every seat planning, three times that). The route is solved
-   once, at the root.
+   slower). A CP-SAT solve per playout step would cost several times the playout itself
+   (``bench/results/escape-planner.md``), so the route is solved once, at the root.
 5. **Returns.** ``value=score`` (the default): a seat that did not escape 0, one that did the logistic
    of its score's margin over the best other escaped score, in units of :data:`SCORE_UNIT` ("Final
    Scoring"); ``value=win``: the game's outcome as a win (1), a loss (0) or 1/2 (a shared win counts as
-   a win; :class:`bots.ismcts_bot.WinLossSim`). Head to head in a planner field (3 players, every seat
-   substituted, 12 iterations; 4 deals of seed 1 and 6 of seed 2, 30 pairs) ``score`` won 11 games to
-   ``win``'s 8 and scored $8.3k more a game (95% interval -8.3 to +24.9): not resolved, but a graded
-   return tells a dozen playouts more than a win/loss bit that three seats share out. (On the planner of
-   one commit earlier, 4 deals of seed 1, ``win`` was ahead by $18.8k, -9.2 to +46.7: noise either way.)
-6. **Budget.** A playout costs about 0.1-0.3 s on day 1, 0.1-0.2 s on day 2 and 0.05-0.09 s on day 3
-   (3 players, this 2-core machine under load), so the default 12 iterations (4 worlds) give a decision
-   of about 1.5 s on day 1, 0.8 s on day 2 and 0.3 s on day 3; in a 2-worker arena the searched
-   decisions took 1.1 s at the median and 2.4 s at the 90th percentile (a day-3 decision whose planner
-   rules out all but one action is not searched). ``seconds`` sets a time per decision instead.
+   a win; :class:`bots.ismcts_bot.WinLossSim`). A graded return tells a dozen playouts more than a
+   win/loss bit that three seats share out; the two measured within noise of each other
+   (``bench/results/escape-planner.md``).
+6. **Budget.** A playout from day 1 costs a few tenths of a second at 3 players, less later, so the
+   default is 12 iterations over 4 worlds (about a second a searched decision); ``seconds`` sets a
+   time per decision instead. A day-3 decision whose planner rules out all but one action is not
+   searched.
 
 References: P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo Tree
 Search", IEEE TCIAIG 4(2), 2012, pp. 120-143. D. P. Bertsekas, J. N. Tsitsiklis and C. Wu, "Rollout

@@ -22,7 +22,7 @@ day-3 exit out of reach without gas cans), the heuristic decides.
 The plan depends on the view only (the resample feeds the Travel's context: public facts and the
 seat's own turn). Ties between optimal routes: CP-SAT with several workers may return any of them, so
 the default is one worker, deterministic for its fixed seed when the solve ends before its time limit
-(measured in docs and the report of issue 24).
+(bench/results/escape-planner.md).
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ step of a plan. The pieces, with the rulebook sections they follow:
   only when it may be visited), the best ``max_nodes`` of them by value. On day 3, once the open exit is
   known ("2. Patrol", "Escaping the City"), it is one more node, ``problem.end``, even when the seat
   stands on it (a Travel never ends where it starts, "Step 1: Travel": the arc then takes two turns).
+* **Second Visits.** The Clinic, the Church and an exit give a contact card at every Visit (an exit
+  its income or a tile too): each such node has a twin, its second Visit, reached by Travels into the
+  Location, so a route that takes both leaves and comes back.
 * **Arcs.** One Travel is one turn of 3 MP (``city.reachable``; gas cans are left out: each is spent
   when used, so counting them on every arc would overstate the reach; but the escape's own Travel may
   burn every gas can held, there being nothing left to save them for). A one-turn arc's officers are
@@ -170,10 +173,27 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
     prize = [0] + [round((r.visit_value(loc) - r.contact_gain() * c) * SCALE)
                    for loc, c in zip(nodes[1:], cards[1:], strict=True)]
     names = [game.location_names[loc] for loc in nodes]
+    # a second Visit where one gives a card each time (the Clinic, the Church, an exit): its own node,
+    # reached by Travels into the Location, so the route leaves and comes back ("Step 1: Travel")
+    target = list(nodes)
+    for v in range(1, len(nodes)):
+        loc = nodes[v]
+        if game.city.locations[loc].kind not in _AGAIN_KINDS:
+            continue
+        again = -2 - loc  # the second Visit's node in the graph: every Travel into loc reaches it
+        for src, _, attrs in list(graph.in_edges(loc, data=True)):
+            graph.add_edge(src, again, **attrs)
+        kind = game.city.locations[loc].kind
+        target.append(again)
+        nodes.append(loc)
+        cards.append(cards[v])
+        prize.append(prize[v] if kind == "exit" else 0)  # an exit pays income or a tile again
+        names.append(f"{names[v]} again")
     exit_node = None
     if exit_loc >= 0:
         exit_node = len(nodes)
         nodes.append(exit_loc)
+        target.append(escape)
         prize.append(0)
         names.append(f"escape via {game.location_names[exit_loc]}")
         cards.append(0)
@@ -187,14 +207,13 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
             continue  # the escape ends the game: nothing leaves it
         dist, path = paths_from(nodes[u])
         for v in range(1, n):
-            target = escape if v == exit_node else nodes[v]
-            if v == u or target not in dist:
-                continue
-            steps = path[target]
+            if v == u or target[v] not in dist or target[v] == nodes[u]:
+                continue  # (a Location and its second Visit: the arc is to the other node)
+            steps = path[target[v]]
             turns[u][v] = len(steps) - 1
-            today_off[u][v] = int(dist[target]) - _TURN * turns[u][v]
+            today_off[u][v] = int(dist[target[v]]) - _TURN * turns[u][v]
             later_off[u][v] = sum(graph.edges[a, b]["later"] for a, b in zip(steps, steps[1:], strict=False))
-            legs[u, v] = tuple((exit_loc if b == escape else b, graph.edges[a, b]["tiles"])
+            legs[u, v] = tuple((nodes[v] if b < 0 else b, graph.edges[a, b]["tiles"])
                                for a, b in zip(steps, steps[1:], strict=False))
     gain = [_gain(r, loc) for loc in nodes]
     if exit_node is not None:
@@ -283,6 +302,8 @@ def _gain(r: Reader, loc: int) -> int:
     return got * SCALE
 
 
+#: Locations whose Visit gives a card every time, planned twice at most
+_AGAIN_KINDS: Final = frozenset({"clinic", "church", "exit"})
 #: Locations whose Visit gives a contact card ("Step 3: Visit": Businesses, the Clinic, the Church,
 #: Exits)
 _CARD_KINDS: Final = frozenset({"business", "clinic", "church", "exit"})
