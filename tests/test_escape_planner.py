@@ -24,7 +24,7 @@ from solver.games.escape.rules import EscapeGame
 from solver.games.escape.state import EscapeState
 from solver.plan.escape_cpsat import solve_cpsat
 from solver.plan.escape_problem import PlanInstance, build
-from solver.plan.escape_route import NO_ARC, Plan, RouteProblem, value_of
+from solver.plan.escape_route import NO_ARC, SCALE, Plan, RouteProblem, value_of
 
 ACTION_PROMPT = etasks.PROMPTS["action"]
 STOPOVER_KINDS = ("business", "safe_house", "gang")  # where a Travel may not surely end twice
@@ -303,3 +303,24 @@ def test_first_leg_of_a_hand_made_instance() -> None:
     assert inst.first_leg(straight) == (9, frozenset({2}))
     assert inst.escapes_now(straight)
     assert inst.first_leg(Plan((), 0, "infeasible", 0, 0.0, "test")) is None
+
+
+@pytest.mark.parametrize(("players", "seed", "nth"), [(3, 5, 2), (4, 11, 1)])
+def test_a_day_3_plan_short_of_the_dearest_escape_keeps_today_s_price(players: int, seed: int,
+                                                                      nth: int) -> None:
+    # With no money the dearest escape (everyone else first, plus fees) is out of reach: the plan
+    # keeps the price of escaping now instead of handing the day to the heuristic.
+    from tests.test_escape_route_plan import at_action
+
+    st = at_action(players, seed, 3, nth)
+    seat = st.current_player()
+    st.boards[seat].money = 0
+    inst = build(st.game, st.view(seat).to_json())
+    assert solve_cpsat(inst.problem, seconds=5.0, workers=1).status == "infeasible"
+    bot = PlannerBot(st.game, seat, np.random.default_rng(0))
+    bot.step(st.view(seat))
+    assert bot.last_plan is not None
+    kept, plan = bot.last_plan
+    price = st.game.content.escape_cost(players, sum(st.escaped)) * SCALE
+    assert kept.problem.need == price < inst.problem.need
+    assert plan.status == "optimal" and plan.stops and plan.stops[-1] == kept.exit_node

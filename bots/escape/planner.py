@@ -16,8 +16,9 @@ Everything else (gas cans, the Avoid step, executive windows, the Visit's choice
 discs) is the ``heuristic`` bot's scoring (:func:`bots.escape.heuristic.score`). At a Visit the plan's
 money is protected by the heuristic's reserve: purchases, contacts' prices, the master key and the
 Hospital are refused when they dip into the escape's worst price and fees (:meth:`Reader.reserve`),
-which is also the plan's ``need`` on day 3. When the plan has no stop or no route (infeasible: e.g. a
-day-3 exit out of reach without gas cans), the heuristic decides.
+which is also the plan's ``need`` on day 3; when no route keeps that much, the plan keeps today's
+price of the escape instead. When the plan has no stop or no route (infeasible: the day-3 exit out of
+reach, or no money for the escape), the heuristic decides.
 
 The plan depends on the view only (the resample feeds the Travel's context: public facts and the
 seat's own turn). Ties between optimal routes: CP-SAT with several workers may return any of them, so
@@ -33,6 +34,7 @@ from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from bots.base import Advice, Option, RankedAction
+from bots.escape.display import content_of
 from bots.escape.heuristic import EscapeHeuristic, Scored, _reach, _rest_value, _task_of, ranked, score
 from bots.registry import register
 from solver.core import Action, View
@@ -89,6 +91,18 @@ class PlannerBot(EscapeHeuristic):
         inst = build(self.game, data, st, max_nodes=int(self.settings["max_nodes"]),
                      decay=float(self.settings["decay"]))
         plan = self.solve(inst.problem)
+        p = inst.problem
+        if plan.status == "infeasible" and p.end is not None:
+            # The day-3 plan keeps the dearest escape's price and fees (everyone else leaving first);
+            # when no route reaches that, plan for today's price instead: the escape may be paid
+            # if it comes before the others' ("Escaping the City").
+            escaped = sum(1 for e in data["escaped"] if e)
+            now = content_of(self.game).escape_cost(self.game.num_players, escaped) * SCALE
+            if now < p.need:
+                easier = replace(inst, problem=replace(p, need=now))
+                relaxed = self.solve(easier.problem)
+                if relaxed.status != "infeasible":
+                    inst, plan = easier, relaxed
         self.last_plan = (inst, plan)
         return inst, plan
 
