@@ -324,32 +324,3 @@ def test_a_day_3_plan_short_of_the_dearest_escape_keeps_today_s_price(players: i
     price = st.game.content.escape_cost(players, sum(st.escaped)) * SCALE
     assert kept.problem.need == price < inst.problem.need
     assert plan.status == "optimal" and plan.stops and plan.stops[-1] == kept.exit_node
-
-
-def test_contested_prizes_decay_faster() -> None:
-    # a Business one cube from closing, or a Business or Safe House one Travel from another pawn in
-    # the city, loses 10% of its prize a turn; every other prize 5%
-    contested_seen = 0
-    for players, day in CASES:
-        st = positions(players, 11)[day]
-        seat = st.current_player()
-        data = st.view(seat).to_json()
-        inst = build(st.game, data)
-        p = inst.problem
-        assert p.decay is not None and p.decay[0] == 0
-        city = st.game.city
-        layout = st.layout()
-        closing = st.game.content.closing_visits[players]
-        others = [st.location[o] for o in range(players)
-                  if o != seat and not st.escaped[o] and not st.arrested[o]]
-        names = st.game.location_names
-        business = {names.index(k): int(n) for k, n in data["business_at"].items()}
-        for v in range(1, p.size):
-            loc = inst.locations[v]
-            contested = city.locations[loc].kind in ("business", "safe_house") and (
-                (loc in business and len(data["cubes"][business[loc] - 1]) + 1 >= closing)
-                or any(loc in reachable(layout, o, 3) for o in others))
-            share = 0.10 if contested else 0.05
-            assert p.decay[v] == round(max(0, p.prize[v]) * share), (players, day, names[loc])
-            contested_seen += contested
-    assert contested_seen > 0  # the faster decay is exercised

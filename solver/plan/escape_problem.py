@@ -48,8 +48,7 @@ step of a plan. The pieces, with the rulebook sections they follow:
 * **Decay.** A prize loses ``decay`` (5%) of itself per turn of the route before it: the values are
   today's and the world moves (others take cubes and close businesses, plans change at every
   re-plan), so of two routes worth the same the one that takes the big prizes first is the surer; it
-  also makes a turn spent resting cost what it delays. A contested prize (a Business one cube from
-  closing, or a Business or Safe House one Travel from another player) loses 5% more a turn.
+  also makes a turn spent resting cost what it delays.
 
 What the model leaves out (re-planning every turn absorbs most of it): other players' moves and the
 officers they move toward thresholds; tiles not yet placed (new routes and Locations on later days);
@@ -85,8 +84,6 @@ MP: Final = 3
 _TURN: Final = 1000
 #: share of a prize lost per turn of the route before it (``RouteProblem.decay``)
 DECAY: Final = 0.05
-#: more of it where another player may take the prize first (:func:`_contested`)
-CONTESTED: Final = 0.05
 
 #: a Travel the plan makes: (destination Location, the tiles it leaves)
 Leg = tuple[int, frozenset[int]]
@@ -229,27 +226,9 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
         free_avoids=_free_avoids(r), wound=round(WOUND * SCALE),
         money=max(0, r.me.money) * SCALE, gain=tuple(gain),
         need=r.reserve() * SCALE if exit_node is not None else 0, end=exit_node,
-        decay=tuple(round(max(0, x) * (decay + CONTESTED * _contested(r, graph, loc)))
-                    for x, loc in zip(prize, nodes, strict=True)), cards=tuple(cards),
+        decay=tuple(round(max(0, x) * decay) for x in prize), cards=tuple(cards),
         card_values=_card_values(r))
     return PlanInstance(problem, tuple(nodes), legs, exit_node)
-
-
-def _contested(r: Reader, graph: Any, loc: int) -> bool:
-    """Whether another player in the city may take ``loc``'s prize first: a Business one cube from
-    closing ("Closing a Business"), or a Business or Safe House one Travel from another pawn."""
-    kind = r.city.locations[loc].kind
-    if kind not in ("business", "safe_house"):
-        return False
-    number = r.business_at.get(loc)
-    if number is not None and len(r.data["cubes"][number - 1]) + 1 >= r.content.closing_visits[r.n]:
-        return True
-    for pawn, where in enumerate(r.pawn_loc[:r.n]):
-        if pawn == r.seat or r.data["escaped"][pawn] or r.data["arrested"][pawn]:
-            continue
-        if graph.has_edge(where, loc):
-            return True
-    return False
 
 
 def _officer_counts(r: Reader) -> dict[int, int]:
