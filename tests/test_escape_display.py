@@ -314,8 +314,18 @@ def test_encoder_has_a_fixed_length_values_in_unit_range_and_ignores_the_unseen(
 # --- the hint ---------------------------------------------------------------------------------------
 
 
-def test_hint_names_the_plan_money_exits_and_route_columns() -> None:
-    st = position(3, travelling)
+def leaving_sandra(st: EscapeState) -> bool:
+    """A 2-player Travel decision where some route the view pins down leaves Sandra's tile."""
+    if st.n != 2 or not travelling(st):
+        return False
+    sandra = st.game.city.locations[st.location[2]].tile
+    routes = draw.travel_routes(st.game, st.view(st.current_player()))
+    return any(left is not None and sandra in left for _, left in routes.values())
+
+
+@pytest.mark.parametrize("n", (2, 3))
+def test_hint_names_the_plan_money_exits_and_route_columns(n: int) -> None:
+    st = position(n, leaving_sandra if n == 2 else travelling)
     seat = st.current_player()
     view = st.view(seat)
     advice = first_advice(view)
@@ -326,7 +336,9 @@ def test_hint_names_the_plan_money_exits_and_route_columns() -> None:
     assert extras.lines[1].startswith("Open exits: " + ", ".join(f"exit {e}" for e in exits))
     officers = {c.header: c for c in extras.columns}["officers"]
     for action, (_, left) in draw.travel_routes(st.game, view).items():
-        expected = "?" if left is None else str(sum(sum(st.officers[t]) for t in left))
+        # at 2 players Sandra counts as one more officer on her tile ("Only 2 Player")
+        sandra = st.game.city.locations[st.location[2]].tile if n == 2 else -1
+        expected = "?" if left is None else str(sum(sum(st.officers[t]) for t in left) + (sandra in left))
         assert officers.cells[action] == expected
     text = hint.format_advice(st.game, view, advice)
     assert "tiles left" in text and "officers" in text

@@ -50,6 +50,11 @@ def extras(game: Game, view: View, advice: Advice, asked: Asked | None) -> Extra
     if not routes:
         return Extras(advice, lines=tuple(lines))
     tiles = game.city.tiles  # type: ignore[attr-defined]
+    # at 2 players Sandra counts as one more officer where she stands ("Only 2 Player")
+    sandra = -1
+    if game.num_players == 2:
+        where = game.location_names.index(data["location"][2])  # type: ignore[attr-defined]
+        sandra = game.city.locations[where].tile  # type: ignore[attr-defined]
     left_cells: dict[int, str] = {}
     cops_cells: dict[int, str] = {}
     for r in advice.ranked:
@@ -62,8 +67,10 @@ def extras(game: Game, view: View, advice: Advice, asked: Asked | None) -> Extra
             continue
         names = [tiles[t].name for t in sorted(left)]
         left_cells[r.action] = ", ".join(names) if names else "none"
-        cops_cells[r.action] = str(sum(len(data["officers"].get(name, [])) for name in names))
+        cops = sum(len(data["officers"].get(name, [])) for name in names) + (sandra in left)
+        cops_cells[r.action] = str(cops)
     columns = (Column("officers", cops_cells), Column("tiles left", left_cells))
-    key = ("  officers: the officers on the tiles the Travel leaves (each a wound unless avoided); "
-           "tiles left: those tiles (?: the view does not pin the route down)",)
+    key = ("  officers: the officers on the tiles the Travel leaves (each a wound unless avoided; "
+           "Sandra counts as one at 2 players); tiles left: those tiles (?: the view does not pin the "
+           "route down)",)
     return Extras(advice, lines=tuple(lines), columns=columns, key=key)
