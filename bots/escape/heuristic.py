@@ -514,7 +514,7 @@ def _visit_choice(r: Reader, a: Action) -> Scored:
 
 def _sandra_as(r: Reader, a: Action) -> Scored:
     p = a - codec.SANDRA_AS
-    one, tile, _ = r.avoid_tools()
+    one, tile = r.avoid_tools()
     covered = sum(1 for m in one if m >> p & 1) + sum(1 for m in tile if m >> p & 1)
     return a, float(covered), f"Sandra as {codec.POLICE_NAMES[p]}"
 

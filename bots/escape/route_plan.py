@@ -12,6 +12,7 @@ together by the contacts table (:func:`cards_worth`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Final
 
@@ -54,12 +55,22 @@ def applies(view: View) -> bool:
             and not data["escaped"][seat] and not data["arrested"][seat])
 
 
+#: the last view's plan: ``hint --svg`` prints it and draws it, one solve for both
+_LAST: list[tuple[tuple[Game, str], tuple[PlanInstance, Plan]]] = []
+
+
 def seat_plan(game: Game, view: View) -> tuple[PlanInstance, Plan] | None:
     """The seat's route problem and its CP-SAT plan, from its view; None when it has none to make."""
     if game.name != "escape" or not applies(view):
         return None
-    inst = build(game, view.to_json())
-    return inst, solve_cpsat(inst.problem, seconds=SECONDS, workers=1)
+    data = view.to_json()
+    key = (game, json.dumps(data, sort_keys=True))
+    if _LAST and _LAST[0][0] == key:
+        return _LAST[0][1]
+    inst = build(game, data)
+    got = inst, solve_cpsat(inst.problem, seconds=SECONDS, workers=1)
+    _LAST[:] = [(key, got)]
+    return got
 
 
 def steps(inst: PlanInstance, plan: Plan) -> list[Step]:

@@ -68,7 +68,6 @@ from typing import Any, Final
 import networkx as nx
 
 from solver.games.escape import board as pb
-from solver.games.escape import executive as ex
 from solver.games.escape.city import reachable
 from solver.games.escape.content import Asset
 from solver.plan.escape_route import NO_ARC, SCALE, Plan, RouteProblem
@@ -156,10 +155,15 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
         # a Travel may start at the source or at a stopover only (it ends there and goes on)
         return attrs["w"] if a == source or r.stopover(a) else None
 
+    paths: dict[int, tuple[dict[int, int], dict[int, list[int]]]] = {}
+
     def paths_from(source: int) -> tuple[dict[int, int], dict[int, list[int]]]:
-        dist, path = nx.single_source_dijkstra(
-            graph, source, weight=lambda a, b, attrs: through(a, b, attrs, source))
-        return dist, path
+        # once per source and graph: a Location and its second Visit share theirs
+        got = paths.get(source)
+        if got is None:
+            got = paths[source] = nx.single_source_dijkstra(
+                graph, source, weight=lambda a, b, attrs: through(a, b, attrs, source))
+        return got
 
     dist0, _ = paths_from(here)
     candidates = [loc for loc in layout.locations
@@ -189,6 +193,7 @@ def build(game: Any, data: Mapping[str, Any], st: Any | None = None, *,
         cards.append(cards[v])
         prize.append(prize[v] if kind == "exit" else 0)  # an exit pays income or a tile again
         names.append(f"{names[v]} again")
+    paths.clear()  # the second Visits' nodes are new in the graph
     exit_node = None
     if exit_loc >= 0:
         exit_node = len(nodes)
@@ -289,12 +294,7 @@ def _gain(r: Reader, loc: int) -> int:
     elif kind == "gang":
         got = -r.content.prices.gang
     elif kind == "hospital":
-        prices = r.content.prices.hospital
-        best, paid = 0.0, 0
-        for k in range(1, min(me.red, len(prices)) + 1):
-            if prices[k - 1] <= r.spendable() and WOUND * k - prices[k - 1] > best:
-                best, paid = WOUND * k - prices[k - 1], prices[k - 1]
-        got = -paid
+        got = -r.hospital_heal()[1]
     elif kind == "church" and r.spendable() >= 1 and me.notoriety >= 2:
         got = -r.content.prices.church
     elif kind == "store" and r.spendable() >= 2 and r.empty_item_space():
@@ -337,31 +337,15 @@ def _free_avoids(r: Reader) -> int:
     counted while the money lasts. A one-officer component covers 1; a tile-wide one the officers of
     its colours on the most crowded tile not given to another (at least 1).
     """
-    me = r.me
-    content = r.content
-    tools: list[tuple[int, int | None]] = []  # (price, colour mask of a tile-wide tool or None)
-    for slot in me.items:
-        if slot.piece == pb.Piece.EQUIPMENT and slot.face_up:
-            tools.append((0, None))
-    for slot in me.contacts[:len(me.contacts) - me.handcuffs]:
-        if slot.piece == pb.Piece.CONTACT and slot.face_up:
-            card = content.contacts[slot.ident]
-            effect = ex.contact_effect(card.kind, tuple(int(p) for p in card.police))
-            if effect.kind in ("avoid_one", "avoid_tile"):
-                tools.append((card.cost, effect.arg if effect.kind == "avoid_tile" else None))
-    for a, slot in enumerate(me.unlocked):
-        if slot.piece == pb.Piece.ASSET and slot.face_up and slot.ident == Asset.AVOID_TILE:
-            tools.append((content.board.asset_costs[a], ex.ALL_TYPES))
-    tools += [(0, ex.ALL_TYPES)] * len(me.gang_members)
     money = max(0, r.spendable())
     free = 0
     taken: set[int] = set()
     sandra = r.city.locations[r.pawn_loc[r.n]].tile if r.n == 2 else -1
-    for price, mask in sorted(tools, key=lambda t: (t[0], t[1] is not None)):
+    for price, mask, wide in sorted(r.avoid_components(), key=lambda t: (t[0], t[2])):
         if price > money:
             break
         money -= price
-        if mask is None:
+        if not wide:
             free += 1
             continue
         best, where = 0, -1

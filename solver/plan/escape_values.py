@@ -239,30 +239,30 @@ class Reader:
         green = self.me.green
         return sum(WOUND if i < green else HANDCUFF_WOUND for i in range(wounds))
 
-    def avoid_tools(self) -> tuple[list[int], list[int], int]:
-        """Face-up avoid components: one-officer colour masks, tile-wide colour masks, money they cost."""
-        one: list[int] = []
-        tile: list[int] = []
+    def avoid_components(self) -> list[tuple[int, int, bool]]:
+        """Face-up avoid components as (price $k, colour mask, tile-wide), in board order: equipment,
+        contact cards, the Avoid asset, gang members ("Step 2: Avoid"; a contact costs its price, an
+        asset its space's price, "Asset Tiles")."""
+        out: list[tuple[int, int, bool]] = []
         for slot in self.me.items:
             if slot.piece == pb.Piece.EQUIPMENT and slot.face_up:
-                one.append(ex.EQUIPMENT_EFFECTS[Equipment(slot.ident)].arg)
-        cost = 0
+                out.append((0, ex.EQUIPMENT_EFFECTS[Equipment(slot.ident)].arg, False))
         for slot in self.me.contacts[:len(self.me.contacts) - self.me.handcuffs]:
             if slot.piece == pb.Piece.CONTACT and slot.face_up:
                 card = self.content.contacts[slot.ident]
                 effect = ex.contact_effect(card.kind, tuple(int(p) for p in card.police))
-                if effect.kind == "avoid_one":
-                    one.append(effect.arg)
-                elif effect.kind == "avoid_tile":
-                    tile.append(effect.arg)
-                else:
-                    continue
-                cost += card.cost
-        for slot in self.me.unlocked:
+                if effect.kind in ("avoid_one", "avoid_tile"):
+                    out.append((card.cost, effect.arg, effect.kind == "avoid_tile"))
+        for a, slot in enumerate(self.me.unlocked):
             if slot.piece == pb.Piece.ASSET and slot.face_up and slot.ident == Asset.AVOID_TILE:
-                tile.append(ex.ALL_TYPES)
-        tile += [ex.ALL_TYPES] * len(self.me.gang_members)
-        return one, tile, cost
+                out.append((self.content.board.asset_costs[a], ex.ALL_TYPES, True))
+        out += [(0, ex.ALL_TYPES, True)] * len(self.me.gang_members)
+        return out
+
+    def avoid_tools(self) -> tuple[list[int], list[int]]:
+        """Face-up avoid components' colour masks: one-officer ones, tile-wide ones."""
+        comps = self.avoid_components()
+        return [m for _, m, wide in comps if not wide], [m for _, m, wide in comps if wide]
 
     def wounds_on(self, tiles: Sequence[int]) -> int:
         """Officers on ``tiles`` this seat's face-up avoid components would not cover (greedy: tile-wide
@@ -273,7 +273,7 @@ class Reader:
             for g, t in zip(groups, tiles, strict=True):
                 if t == sandra_tile:
                     g.append(-1)
-        one, tile, _ = self.avoid_tools()
+        one, tile = self.avoid_tools()
         groups.sort(key=len, reverse=True)
         left: list[int] = []
         for g in groups:
@@ -400,14 +400,18 @@ class Reader:
             return crowd + contact + best
         return 0.0  # subway, heliport: no Visit
 
+    def hospital_heal(self) -> tuple[float, int]:
+        """The best heal the money allows at the Hospital ("Hospital" 1): its gain ($k) and price."""
+        prices = self.content.prices.hospital
+        best, paid = 0.0, 0
+        for k in range(1, min(self.me.red, len(prices)) + 1):
+            if prices[k - 1] <= self.spendable() and WOUND * k - prices[k - 1] > best:
+                best, paid = WOUND * k - prices[k - 1], prices[k - 1]
+        return best, paid
+
     def hospital_value(self) -> float:
         """Healing what the money allows at the Hospital ("Hospital" 1)."""
-        prices = self.content.prices.hospital
-        best = 0.0
-        for k in range(1, min(self.me.red, len(prices)) + 1):
-            if prices[k - 1] <= self.spendable():
-                best = max(best, WOUND * k - prices[k - 1])
-        return best
+        return self.hospital_heal()[0]
 
     def route_value(self, loc: int, tiles: Sequence[int]) -> float:
         """A Travel's worth: the Visit, less the wounds of the tiles left, plus the look-ahead."""
