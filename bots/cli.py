@@ -39,14 +39,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import secrets
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import Any, TextIO
 
 import solver
 from bots.cli_args import (
@@ -61,23 +60,29 @@ from bots.cli_args import (
     bot_flag_options,
     bot_options,
     count_arg,
-    file_options,
     file_paths,
     game_options,
-    game_parameters,
     positive_float,
     positive_int,
 )
 from bots.display import GamePrinter, game_title, make_printer, numbered
 from bots.registry import available as available_bots
-from solver import _accel, games
+from bots.replays import (  # the record format, shared with the seat protocol
+    ReplayWriter,
+    json_type,
+    parse_replay,
+    read_replay,
+    record_config,
+    replay_header,
+)
+from solver import _accel
 from solver.core import (
     JSON,
     Action,
     BadStateError,
+    ConfigError,
     CopsolverError,
     Game,
-    IllegalActionError,
     InvalidActionError,
     Seat,
     State,
@@ -90,6 +95,12 @@ from solver.games import load as load_game
 from solver.games import names as game_names
 
 DEFAULT_BOT = "heuristic"
+#: ``copsolver web`` defaults (bots.web.server has the same; the parser must not import it)
+WEB_PORT = 8765
+WEB_IDLE = 600.0
+WEB_SESSIONS = 16
+#: The libraries the web server needs (the ``web`` extra).
+WEB_LIBRARIES = ("starlette", "uvicorn", "anyio", "websockets", "wsproto")
 HUMAN = "human"
 #: Default seeds are drawn below this bound, so they stay short enough to retype.
 _SEED_BOUND = 2**31
@@ -179,7 +190,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                    help="with a replay: advise after its first N actions")
     add_opt_flag(p, "the advising bot")
     p.add_argument("--svg", metavar="PATH",
-                   help="also draw the board and the advice as SVG (games with a drawing: police07, escape)")
+                   help="also draw the board and the advice as SVG (the games with a drawing)")
     p.add_argument("--png", metavar="PATH", help="also draw it as PNG (cairosvg, rsvg-convert or convert)")
     add_file_flag(p)
     sub["hint"] = p
@@ -193,7 +204,41 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     sub["serve"] = commands.add_parser(
         "serve", help="seat bots for another front end (JSON lines on stdin/stdout, or --tcp PORT)"
     )
+
+    p = commands.add_parser(
+        "web",
+        help="play in the browser: a page on this machine (needs pip install \".[web]\")",
+        description="Serve a local page to play every game against the bots, with hints, replays and "
+        "bot games to watch (docs/web.md). It speaks the seat protocol over a WebSocket; only the "
+        "page itself may connect to it.",
+    )
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default loopback; the server has no authentication)")
+    p.add_argument("--port", type=_port, default=WEB_PORT, metavar="PORT",
+                   help=f"port to bind (default {WEB_PORT}; 0: any free port, printed)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--idle", type=positive_float, default=WEB_IDLE, metavar="SECONDS",
+                   help=f"forget a closed page's session after this long (default {WEB_IDLE:g})")
+    p.add_argument("--max-sessions", type=positive_int, default=WEB_SESSIONS, metavar="N",
+                   help=f"sessions (pages) kept at once (default {WEB_SESSIONS})")
+    p.add_argument("--max-iterations", type=positive_int, metavar="N",
+                   help="most iterations of one search (default: the seat protocol's)")
+    p.add_argument("--max-seconds", type=positive_float, metavar="SECONDS",
+                   help="most seconds of one search (default: the seat protocol's)")
+    p.add_argument("--max-nodes", type=positive_int, metavar="N",
+                   help="most search-tree nodes of one search (default: the seat protocol's)")
+    p.add_argument("--content", action="append", default=[], metavar="GAME.OPTION:NAME=PATH",
+                   help="offer a content file to the page by name, e.g. police07.board:mine=board.json")
+    sub["web"] = p
     return parser, sub
+
+
+def _port(text: str) -> int:
+    """A TCP port number (0 lets the system choose)."""
+    port = int(text) if text.isdigit() else -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0..65535)")
+    return port
 
 
 # --- version and bots -------------------------------------------------------------------------
@@ -239,54 +284,6 @@ def cmd_bots(game: str | None, out: TextIO) -> int:
 # --- play -------------------------------------------------------------------------------------
 
 
-def record_config(name: str, config: JSON, files: Mapping[str, str], where: str, record: str) -> JSON:
-    """A record's game ``config`` with each file it names replaced by the path ``--file`` gave.
-
-    A record (``record``: "replay" or "position") opens no file by itself, since a path in it could
-    name any file on the machine: a file option must be the shipped content (the option's
-    default) or given on the command line, which then replaces whatever path the record holds.
-    Raise :class:`BadStateError` (``where`` names the line) for an option the game does not take
-    or a file the command line did not give; :class:`UsageError` for a ``--file`` that does not fit.
-    """
-    takes = game_parameters(name)
-    if takes is None:
-        return dict(config)  # an unknown game: load_game names it
-    stray = [option for option in config if option not in takes]
-    if stray:
-        raise BadStateError(
-            f"{where}: {_short(stray[0])} is not a {name} option (its options: {', '.join(takes)})"
-        )
-    known = file_options(name)
-    for option, path in files.items():
-        if option not in known:
-            raise UsageError(
-                f"--file {option}={path}: {name} has no file option {option!r} "
-                f"(its file options: {', '.join(known) or 'none'})"
-            )
-    screened = dict(config)
-    part = "header" if record == "replay" else "config"
-    for option in known:
-        shipped = games.spec(name).options[option].default
-        named = config.get(option, shipped)
-        if option in files:
-            if named == shipped:
-                raise UsageError(
-                    f"--file {option}={files[option]}: the {record} uses the shipped {option}, not a file"
-                )
-            screened[option] = files[option]
-        elif named != shipped:
-            raise BadStateError(
-                f"{where}: the {part} names the file {_short(named)} as its {option}; a {record} opens "
-                f"no file by itself: give it with --file {option}=PATH"
-            )
-    return screened
-
-
-def _short(value: object, width: int = 80) -> str:
-    """``repr(value)``, cut to ``width`` characters: file data quoted in a one-line message."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
-
 
 def assign_seats(game: Game, specs: Sequence[str], default_bot: str) -> dict[Seat, str]:
     """Seat -> ``"human"`` or a bot name, from ``N=WHO`` specs; other seats get ``default_bot``."""
@@ -315,17 +312,6 @@ def assign_seats(game: Game, specs: Sequence[str], default_bot: str) -> dict[Sea
         given.add(seat)
     return seats
 
-
-class ReplayWriter:
-    """Writes the referee's record as it happens (flushed per line, so a crash leaves a prefix)."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
-
-    def write(self, record: JSON) -> None:
-        """Append one record as a JSON line."""
-        self.stream.write(json.dumps(record, separators=(", ", ": ")) + "\n")
-        self.stream.flush()
 
 
 @dataclass
@@ -519,16 +505,6 @@ def result_line(state: State, printer: GamePrinter) -> str:
     return f"Winner: {winner} — {reason}"
 
 
-def replay_header(game: Game, seed: int | None, seats: dict[Seat, str]) -> JSON:
-    """The first record of a replay file."""
-    return {
-        "type": "header",
-        "game": game.name,
-        "config": game.config(),
-        "seed": seed,
-        "seats": {str(s): who for s, who in sorted(seats.items())},
-        "version": solver.__version__,
-    }
 
 
 def seating_lines(game: Game, seats: dict[Seat, str], printer: GamePrinter) -> list[str]:
@@ -575,134 +551,6 @@ def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
 
 # --- replay -----------------------------------------------------------------------------------
 
-
-@dataclass
-class Replay:
-    """A checked replay: the header's facts and the state after every recorded action."""
-
-    game: Game
-    seed: int | None
-    seats: dict[Seat, str]
-    state: State
-    finished: bool  # False when the record says the game was abandoned
-    reason: str
-
-
-def _records(text: str, path: str) -> Iterator[tuple[int, JSON]]:
-    """Yield ``(line number, object)`` for each non-blank line; BadStateError names a bad line."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        record = parse_json(line, f"{path}, line {number}")
-        if not isinstance(record, dict):
-            raise BadStateError(f"{path}, line {number}: expected a JSON object, got {_json_type(record)}")
-        yield number, record
-
-
-def _json_type(value: object) -> str:
-    """What a JSON value is, in the words of the JSON spec."""
-    names = {dict: "an object", list: "an array", str: "a string", bool: "true or false", type(None): "null"}
-    return names.get(type(value), "a number")
-
-
-def read_replay(path: Path, stop_after: int | None = None, files: Mapping[str, str] | None = None) -> Replay:
-    """Re-apply a replay file with every check; raise :class:`BadStateError` naming the line.
-
-    ``stop_after`` stops after that many actions (for advice on a position inside the game); the
-    rest of the file is not checked then. ``files`` are the ``--file`` paths (see
-    :func:`record_config`): a header naming a file is refused unless they give it.
-    """
-    return parse_replay(read_text(path, "replay"), str(path), stop_after, files or {})
-
-
-def parse_replay(text: str, path: str, stop_after: int | None, files: Mapping[str, str]) -> Replay:
-    """:func:`read_replay` on the file's ``text`` (``path`` names it in errors)."""
-    records = _records(text, path)
-    first = next(records, None)
-    if first is None:
-        raise BadStateError(f"{path}: empty file, not a replay")
-    number, header = first
-    where = f"{path}, line {number}"
-    if header.get("type") != "header":
-        raise BadStateError(
-            f"{where}: expected the header record first, got type {_short(header.get('type'))}"
-        )
-    name, config = header.get("game"), header.get("config")
-    if not isinstance(name, str) or not isinstance(config, dict):
-        raise BadStateError(f"{where}: the header needs 'game' (a name) and 'config' (an object)")
-    config = record_config(name, config, files, where, "replay")
-    try:
-        game = load_game(name, **config)
-    except CopsolverError as err:
-        raise BadStateError(f"{where}: {err}") from None
-    if game.config() != config:
-        raise BadStateError(
-            f"{where}: config {_short(config)} is not what the game builds ({_short(game.config())})"
-        )
-    seed = header.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise BadStateError(f"{where}: seed {_short(seed)} is not an int")
-    raw_seats = header.get("seats", {})
-    if not isinstance(raw_seats, dict) or not all(
-        isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in raw_seats.items()
-    ):
-        raise BadStateError(f"{where}: 'seats' must map seat numbers to 'human' or a bot name")
-    seats = {int(k): v for k, v in raw_seats.items()}
-    state = game.new_initial_state()
-    for number, record in records:
-        where = f"{path}, line {number}"
-        kind = record.get("type")
-        if kind == "result":
-            finished, reason = _check_result(where, state, record)
-            extra = next(records, None)
-            if extra is not None:
-                raise BadStateError(f"{path}, line {extra[0]}: records after the result")
-            return Replay(game, seed, seats, state, finished, reason)
-        if kind != "action":
-            raise BadStateError(f"{where}: expected an action or the result, got type {_short(kind)}")
-        if stop_after is not None and len(state.history) >= stop_after:
-            return Replay(game, seed, seats, state, False, "")
-        _apply_record(where, game, state, record)
-    if stop_after is not None:
-        return Replay(game, seed, seats, state, False, "")
-    raise BadStateError(f"{path}: ends without a result record (truncated?)")
-
-
-def _apply_record(where: str, game: Game, state: State, record: JSON) -> None:
-    ply, seat, text = record.get("ply"), record.get("seat"), record.get("action")
-    if state.is_terminal():
-        raise BadStateError(f"{where}: an action after the end of the game")
-    if ply != len(state.history):
-        raise BadStateError(f"{where}: ply {_short(ply)}, but this is ply {len(state.history)}")
-    if seat != state.current_player():
-        raise BadStateError(
-            f"{where}: seat {_short(seat)} acts, but it is seat {state.current_player()}'s decision "
-            f"({state.decision().prompt})"
-        )
-    if not isinstance(text, str):
-        raise BadStateError(f"{where}: 'action' must be a string in notation, not {_short(text)}")
-    try:
-        state.apply(game.str_to_action(text))
-    except (InvalidActionError, IllegalActionError) as err:
-        raise BadStateError(f"{where}: {_short(text)} cannot be played: {err}") from None
-
-
-def _check_result(where: str, state: State, record: JSON) -> tuple[bool, str]:
-    winner, reason = record.get("winner"), record.get("reason")
-    if winner is None:
-        if state.is_terminal():
-            raise BadStateError(f"{where}: the result says abandoned, but the moves end the game")
-        return False, str(reason or "abandoned")
-    if not state.is_terminal():
-        raise BadStateError(f"{where}: the result names a winner, but the moves do not end the game")
-    expected = outcome(state)
-    if (winner, reason) != expected or record.get("returns") != state.returns():
-        raise BadStateError(
-            f"{where}: the result ({_short(winner)}: {_short(reason)}, "
-            f"returns {_short(record.get('returns'))}) is not what the moves give "
-            f"({expected[0]!r}: {expected[1]!r}, returns {state.returns()!r})"
-        )
-    return True, str(reason)
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
@@ -757,7 +605,7 @@ def load_position_file(
     if ply is not None:  # the file, not the flag, is what the user has to look at
         raise BadStateError(f"{path}: not a replay, and --ply applies to replay files only")
     if not isinstance(data, dict):
-        raise BadStateError(f"{path}: expected a JSON object (a state or a view), got {_json_type(data)}")
+        raise BadStateError(f"{path}: expected a JSON object (a state or a view), got {json_type(data)}")
     config = data.get("config", {})
     if data.get("game", game_name) == game_name and isinstance(config, dict):
         # a position for another game, or with a malformed config, is the advisor's to name
@@ -769,6 +617,7 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     """Print the advice of a bot on a saved position (and draw it with --svg/--png)."""
     import bots
     from bots import hint
+    from bots.draw import drawing_module, hint_svg
     from solver.search.ismcts import Budget
 
     if args.game not in game_names():
@@ -777,9 +626,9 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     if args.bot not in available:
         raise UsageError(f"--bot {args.bot!r}: {args.game} has no such bot; choose {', '.join(available)}")
     drawing = args.svg is not None or args.png is not None
-    draw = _drawing(args.game) if drawing else None
+    draw = drawing_module(args.game) if drawing else None
     if drawing and draw is None:
-        can = [name for name in game_names() if _drawing(name) is not None]
+        can = [name for name in game_names() if drawing_module(name) is not None]
         raise UsageError(f"--svg and --png draw {', '.join(can) or 'no'} boards only, not {args.game}")
     if args.iterations is not None:
         budget = Budget(iterations=args.iterations)
@@ -793,10 +642,8 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     options = bot_options(args.game, [args.bot], args.opt)[args.bot]
     advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed, options=options)
     out.write(hint.hint_text(game, view, advice, args.bot, budget, args.seed, options))
-    if draw is not None:
-        # the heat map shades the possible stops by the same learnt probabilities the text lists
-        weights = hint.heat_weights(game, view) or None
-        svg = draw.render_svg(game, view, advice, weights=weights)
+    svg = hint_svg(game, view, advice) if drawing else None
+    if draw is not None and svg is not None:
         if args.svg is not None:
             Path(args.svg).write_text(svg, encoding="utf-8")
         if args.png is not None:
@@ -804,23 +651,6 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
 
             getattr(draw, "svg_to_png", svg_to_png)(svg, args.png)
     return EXIT_OK
-
-
-def _drawing(name: str) -> Any:
-    """The drawing module of game ``name`` (``draw`` in its bot package, with ``render_svg``), or None."""
-    import importlib
-
-    package = games.spec(name).bots
-    if not package:
-        return None
-    module_name = f"{package}.draw"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        if err.name is not None and (module_name == err.name or module_name.startswith(err.name + ".")):
-            return None
-        raise  # the module exists but something it imports does not: a real fault
-    return module if callable(getattr(module, "render_svg", None)) else None
 
 
 def cmd_serve(argv: list[str]) -> int:
@@ -831,6 +661,42 @@ def cmd_serve(argv: list[str]) -> int:
         return protocol.main(argv)
     except SystemExit as exit_:  # its argparse exits on --help and on bad options
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+
+
+def cmd_web(args: argparse.Namespace, out: TextIO) -> int:
+    """Serve the page until interrupted (``copsolver web``)."""
+    import importlib.util
+
+    from bots.web import INSTALL_HINT
+
+    need = f"copsolver web needs Starlette, uvicorn and a WebSocket library: {INSTALL_HINT}"
+    if not any(importlib.util.find_spec(name) for name in ("websockets", "wsproto")):
+        raise ConfigError(need)
+    try:
+        from bots.web import server
+    except ModuleNotFoundError as err:
+        if err.name is not None and err.name.split(".")[0] in WEB_LIBRARIES:
+            raise ConfigError(need) from None
+        raise
+    from bots.protocol import Content, Limits
+
+    defaults = Limits()
+    limits = Limits(args.max_iterations or defaults.max_iterations, args.max_seconds or defaults.max_seconds,
+                    args.max_nodes or defaults.max_nodes)
+    try:
+        content = Content.register(args.content)
+    except BadStateError as err:
+        raise ConfigError(str(err)) from None
+
+    def announce(url: str) -> None:
+        out.write(f"copsolver web: the page is at {url} (Ctrl-C stops the server)\n")
+        out.flush()
+
+    try:
+        return server.run(args.host, args.port, open_browser=args.open, announce=announce, limits=limits,
+                          content=content, idle=args.idle, max_sessions=args.max_sessions)
+    finally:
+        content.close()
 
 
 # --- main -------------------------------------------------------------------------------------
@@ -866,6 +732,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         from bots.arena import cli as arena_cli
 
         return arena_cli.cmd_arena(args, out)
+    if args.command == "web":
+        return cmd_web(args, out)
     return cmd_hint(args, out)
 
 

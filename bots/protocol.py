@@ -1,7 +1,8 @@
 """The seat protocol: newline-delimited JSON that lets any front end, in any language, seat a bot.
 
 A front end (the *table*) talks to a :class:`SeatServer` over stdin/stdout (:func:`serve_stdio`) or
-TCP (:func:`serve_tcp`, one session per connection). Each line is one JSON object with a ``"type"``
+TCP (:func:`serve_tcp`, one session per connection), or a WebSocket (``bots.web``, one session per
+page, kept across reloads). Each line is one JSON object with a ``"type"``
 and an optional ``"id"`` that every reply echoes. The full schema, with a real transcript, is in
 ``docs/protocol.md``; in short:
 
@@ -9,7 +10,11 @@ and an optional ``"id"`` that every reply echoes. The full schema, with a real t
 * Stateful games, where the server keeps the referee's true state: ``new_game`` -> ``game_started``;
   ``apply`` (the table reports a move), ``chance`` (the server rolls), ``act`` (a seated bot moves),
   ``advance`` (chance and bots until a human must act) -> ``applied``; ``view``, ``events``,
-  ``hint`` for one seat; ``end_game`` -> ``ended``.
+  ``hint`` for one seat (``"draw": true`` adds the picture, ``svg``); ``end_game`` -> ``ended``;
+  ``tables`` lists the session's games.
+* Replays: ``load_replay`` (a replay file's text) -> ``game_started`` at its end; ``goto`` a step
+  of it -> ``at``; ``save`` -> ``replay``, the referee's record (once the game is over, or when no
+  human plays in it: the record holds hidden facts).
 * Stateless requests, where the table keeps the truth and sends one seat's view: ``decide`` ->
   ``decision``, ``hint_view`` -> ``hint``.
 * ``bye`` -> ``bye``, and the session ends. ``stop`` -> ``stopping`` is read while a request runs
@@ -67,7 +72,9 @@ import numpy as np
 import bots
 import solver
 import solver.games
-from bots.base import Bot
+from bots import draw, replays
+from bots.base import Advice, Bot
+from bots.cli_args import UsageError
 from solver.core import (
     JSON,
     Action,
@@ -85,7 +92,7 @@ from solver.core import (
     spawn,
 )
 from solver.core.files import parse_json, read_text
-from solver.core.referee import draw_chance, play_out
+from solver.core.referee import draw_chance, outcome, play_out
 from solver.search.limits import SearchCaps, SearchScope, current_scope, search_scope
 
 PROTOCOL_VERSION: Final = 1
@@ -129,6 +136,7 @@ class ErrorKind(StrEnum):
     BAD_STATE = "bad_state"  # a view that no real game could show that seat (BadStateError)
     NOT_YOUR_TURN = "not_your_turn"  # act/hint/decide for a seat not deciding; act on a seat without a bot
     GAME_OVER = "game_over"  # a move or hint requested after the end
+    NOT_OVER = "not_over"  # save while the game goes on and a human plays in it (the record is secret)
     LIMIT = "limit"  # a limit: games per session, clients, a budget over a cap, an idle or slow client
     INTERNAL = "internal"  # a fault of the server or a bot; details are in the server's log
 
@@ -396,6 +404,35 @@ class _Table:
     bot_names: dict[Seat, str]
     #: per bot seat: index into ``state.events`` up to which that bot has been informed
     informed: dict[Seat, int] = field(default_factory=dict)
+    #: the seat's bot and its options, to seat it again after a ``goto``
+    bot_specs: dict[Seat, tuple[str, JSON]] = field(default_factory=dict)
+    #: the seed the table gave (None: fresh entropy, never reported)
+    seed: int | None = None
+    #: every action of the game, with the seat that made it (-1: chance); the state holds the first
+    #: ``len(state.history)`` of them (fewer only after a ``goto`` back in a loaded replay)
+    line: list[tuple[Seat, Action]] = field(default_factory=list)
+    #: loaded by ``load_replay``: ``goto`` steps through :attr:`line`
+    loaded: bool = False
+
+    @property
+    def humans(self) -> list[Seat]:
+        """The seats the table plays (no bot)."""
+        return [seat for seat in range(self.game.num_players) if seat not in self.bots]
+
+    def replay_json(self) -> JSON | None:
+        """Where a loaded replay stands (``step`` of ``steps``), or None for a game not loaded."""
+        if not self.loaded:
+            return None
+        return {"step": len(self.state.history), "steps": len(self.line)}
+
+    def end_state(self) -> State:
+        """The state after every action of :attr:`line`."""
+        if len(self.state.history) == len(self.line):
+            return self.state
+        state = self.state.clone()
+        for _, action in self.line[len(state.history):]:
+            state.apply(action)
+        return state
 
 
 # --- field checks ------------------------------------------------------------------------------
@@ -434,13 +471,18 @@ def _str_field(msg: JSON, name: str) -> str:
     return value
 
 
-def _opt_str_field(msg: JSON, name: str, default: str) -> str:
+def _opt_field(msg: JSON, name: str, kind: type, what: str, default: Any) -> Any:
+    """Field ``name`` when given (not null) and of ``kind`` (``what`` names it), else ``default``."""
     value = _get(msg, name, False)
     if value is _MISSING or value is None:
         return default
-    if not isinstance(value, str):
-        raise _bad(f"field {name!r} must be a string, not {_type_name(value)}")
+    if not isinstance(value, kind):
+        raise _bad(f"field {name!r} must be {what}, not {_type_name(value)}")
     return value
+
+
+def _opt_str_field(msg: JSON, name: str, default: str) -> str:
+    return cast(str, _opt_field(msg, name, str, "a string", default))
 
 
 def _int_value(name: str, value: Any, minimum: int) -> int:
@@ -456,6 +498,10 @@ def _opt_int_field(msg: JSON, name: str, minimum: int) -> int | None:
     if value is _MISSING or value is None:
         return None
     return _int_value(name, value, minimum)
+
+
+def _opt_bool_field(msg: JSON, name: str) -> bool:
+    return cast(bool, _opt_field(msg, name, bool, "true or false", False))
 
 
 def _opt_obj_field(msg: JSON, name: str) -> JSON:
@@ -580,6 +626,10 @@ class SeatServer:
             "decide": self._decide,
             "hint_view": self._hint_view,
             "end_game": self._end_game,
+            "load_replay": self._load_replay,
+            "goto": self._goto,
+            "save": self._save,
+            "tables": self._tables,
             "bye": self._bye,
             "stop": self._stop,
         }
@@ -675,7 +725,7 @@ class SeatServer:
     def _hello(self, msg: JSON) -> list[Reply]:
         games: JSON = {}
         for name, factory in sorted(self.games.items()):
-            entry: JSON = {"bots": _available_bots(name)}
+            entry: JSON = {"bots": _available_bots(name), "draw": _has_drawing(name)}
             try:
                 entry["default_config"] = factory().config()
             except Exception:  # a game that needs options has no default to show
@@ -724,33 +774,53 @@ class SeatServer:
         if len(self.tables) >= self.max_games:
             raise ProtocolError(ErrorKind.LIMIT, f"this session already holds {len(self.tables)} games "
                                 f"(the limit); send end_game for one first")
+        table = self._open_table(game, specs, seed, game.new_initial_state())
+        return [self._started(table)]
+
+    def _open_table(self, game: Game, specs: dict[Seat, tuple[str, JSON]], seed: int | None,
+                    state: State, line: list[tuple[Seat, Action]] | None = None) -> _Table:
+        """A new table of this session at ``state`` (its ``line`` of actions: the state's), with
+        the bots of ``specs`` seated as if they had played from the start."""
         # One root generator per game; its children drive chance and each seat, so a seat's bot
         # draws the same numbers whatever the other seats do (solver.core.seeds).
         rng = make_rng(seed)
         chance_rng, *seat_rngs = spawn(rng, game.num_players + 1)
-        seated: dict[Seat, Bot] = {}
-        for seat, (bot_name, options) in sorted(specs.items()):
-            seated[seat] = _make_bot(game, bot_name, seat, seat_rngs[seat],
-                                     self.content.bot_options(game, bot_name, options))
-        state = game.new_initial_state()
-        for seat, bot in seated.items():
-            _call_bot(bot.restart, specs[seat][0], state.view(seat))
         game_id = f"g{self._next_id}"
+        table = _Table(game_id, game, state, rng, chance_rng, {}, {}, bot_specs=specs, seed=seed,
+                       line=[] if line is None else line)
+        self._seat_bots(table, seat_rngs)
         self._next_id += 1
-        table = _Table(game_id, game, state, rng, chance_rng, seated,
-                       {seat: spec[0] for seat, spec in specs.items()},
-                       {seat: len(state.events) for seat in seated})
         self.tables[game_id] = table
-        return [{
+        return table
+
+    def _seat_bots(self, table: _Table, rngs: list[np.random.Generator]) -> None:
+        """Seat the table's bots afresh, restarted at the game's start: each is told of the events
+        up to the table's state lazily, right before its first move (:meth:`_bot_move`)."""
+        game = table.game
+        start = game.new_initial_state()
+        seated: dict[Seat, Bot] = {}
+        for seat, (bot_name, options) in sorted(table.bot_specs.items()):
+            seated[seat] = _make_bot(game, bot_name, seat, rngs[seat],
+                                     self.content.bot_options(game, bot_name, options))
+        for seat, bot in seated.items():
+            _call_bot(bot.restart, table.bot_specs[seat][0], start.view(seat))
+        table.bots = seated
+        table.bot_names = {seat: spec[0] for seat, spec in table.bot_specs.items()}
+        table.informed = {seat: len(start.events) for seat in seated}
+
+    @staticmethod
+    def _started(table: _Table) -> Reply:
+        state = table.state
+        return {
             "type": "game_started",
-            "game_id": game_id,
-            "game": name,
-            "config": game.config(),
-            "players": game.num_players,
-            "seats": {str(s): table.bot_names.get(s) for s in range(game.num_players)},
+            "game_id": table.game_id,
+            "game": table.game.name,
+            "config": table.game.config(),
+            "players": table.game.num_players,
+            "seats": {str(s): table.bot_names.get(s) for s in range(table.game.num_players)},
             "decision": state.decision().to_json(),
             "over": state.is_terminal(),
-        }]
+        }
 
     def _apply(self, msg: JSON) -> list[Reply]:
         table = self._table(msg)
@@ -823,8 +893,13 @@ class SeatServer:
     def _view(self, msg: JSON) -> list[Reply]:
         table = self._table(msg)
         seat = self._seat(msg, table)
-        return [{"type": "view", "game_id": table.game_id, "seat": seat,
-                 "view": table.state.view(seat).to_json()}]
+        drawn = _opt_bool_field(msg, "draw")
+        view = table.state.view(seat)
+        reply: Reply = {"type": "view", "game_id": table.game_id, "seat": seat, "view": view.to_json()}
+        if drawn:
+            # addressed to the seat, like the view it is drawn from
+            reply["svg"] = draw.view_svg(table.game, view)
+        return [reply]
 
     def _events(self, msg: JSON) -> list[Reply]:
         table = self._table(msg)
@@ -842,6 +917,7 @@ class SeatServer:
         bot_name = _opt_str_field(msg, "bot", DEFAULT_BOT)
         options = _opt_obj_field(msg, "options")
         budget = self._checked_budget(msg)
+        drawn = _opt_bool_field(msg, "draw")
         self._check_options(bot_name, options)
         _check_not_over(table)
         decision = table.state.decision()
@@ -850,12 +926,120 @@ class SeatServer:
         view = table.state.view(seat)
         bot = _make_bot(table.game, bot_name, seat, spawn(table.rng, 1)[0],
                         self.content.bot_options(table.game, bot_name, options))
-        return [_hint_reply(bot, bot_name, view, budget, game_id=table.game_id)]
+        return [_hint_reply(bot, bot_name, view, budget, game_id=table.game_id,
+                            drawn=table.game if drawn else None)]
 
     def _end_game(self, msg: JSON) -> list[Reply]:
         table = self._table(msg)
         del self.tables[table.game_id]
         return [{"type": "ended", "game_id": table.game_id, "over": table.state.is_terminal()}]
+
+    # --- replays and the session's tables -----------------------------------------------------
+    def _load_replay(self, msg: JSON) -> list[Reply]:
+        text = _str_field(msg, "replay")
+        seed = _opt_int_field(msg, "seed", 0)
+        seat_specs = _get(msg, "bots", False)
+        if seat_specs is not _MISSING and seat_specs is not None and not isinstance(seat_specs, dict):
+            raise _bad(f"field 'bots' must be an object, not {_type_name(seat_specs)}")
+        if len(self.tables) >= self.max_games:
+            raise ProtocolError(ErrorKind.LIMIT, f"this session already holds {len(self.tables)} games "
+                                f"(the limit); send end_game for one first")
+        files = self._replay_files(text)
+        try:
+            # the CLI's reader: every record re-applied with the rules' checks
+            replay = replays.parse_replay(text, "replay", None, files)
+        except CopsolverError as err:
+            raise ProtocolError(ErrorKind.BAD_STATE, str(err)) from None
+        except UsageError as err:  # record_config's fault with the files: the header's
+            raise ProtocolError(ErrorKind.BAD_STATE, f"replay: {err}") from None
+        game = replay.game
+        if game.name not in self.games:
+            raise ProtocolError(ErrorKind.UNKNOWN_GAME, f"unknown game {game.name!r}; known: "
+                                f"{', '.join(sorted(self.games))}")
+        if isinstance(seat_specs, dict):
+            specs = _parse_seat_bots(seat_specs, game)
+        else:  # the header's bots sit again; its humans (and bots this server lacks) are the table's
+            offered = _available_bots(game.name)
+            specs = {seat: (who, {}) for seat, who in replay.seats.items()
+                     if who in offered and 0 <= seat < game.num_players}
+        for bot_name, options in specs.values():
+            self._check_options(bot_name, options)
+        # Each action again, with the seat that made it: the record's seats were checked on reading.
+        line: list[tuple[Seat, Action]] = []
+        walk = game.new_initial_state()
+        for action in replay.state.history:
+            line.append((walk.current_player(), action))
+            walk.apply(action)
+        table = self._open_table(game, specs, replay.seed if seed is None else seed, replay.state, line)
+        table.loaded = True
+        return [{**self._started(table), "replay": {"steps": len(line)}}]
+
+    def _replay_files(self, text: str) -> dict[str, str]:
+        """The content a replay's header names, checked as ``new_game`` checks it: shipped or
+        registered names only, never a path (the reply is the same for every refused value)."""
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        try:
+            header = parse_json(first, "replay, line 1") if first else None
+        except BadStateError:
+            return {}  # not a header: the reader names the fault
+        if not isinstance(header, dict):
+            return {}
+        name, config = header.get("game"), header.get("config")
+        if not isinstance(name, str) or not isinstance(config, dict):
+            return {}
+        if name not in self.games:
+            raise ProtocolError(ErrorKind.UNKNOWN_GAME,
+                                f"unknown game {name[:60]!r}; known: {', '.join(sorted(self.games))}")
+        resolved = self.content.resolve(name, config)
+        # a registered name stands for the operator's private copy, given to the reader as a file
+        return {option: path for option, path in resolved.items()
+                if option in content_options().get(name, {}) and path != config.get(option)}
+
+    def _goto(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        step = _int_value("step", _get(msg, "step", True), 0)
+        if not table.loaded:
+            raise _bad(f"game {table.game_id} was not loaded from a replay; goto steps through replays")
+        if step > len(table.line):
+            raise _bad(f"step {step} is past the replay's end (steps 0..{len(table.line)})")
+        state = table.game.new_initial_state()
+        for _, action in table.line[:step]:
+            state.apply(action)
+        table.state = state
+        # The bots start again and are told what happened up to here before their next move.
+        self._seat_bots(table, spawn(table.rng, table.game.num_players))
+        return [self._status(table, "at", step=step, steps=len(table.line))]
+
+    def _save(self, msg: JSON) -> list[Reply]:
+        table = self._table(msg)
+        end = table.end_state()
+        humans = table.humans
+        if humans and not end.is_terminal():
+            raise ProtocolError(ErrorKind.NOT_OVER, (
+                f"game {table.game_id} is not over and the table plays seat(s) "
+                f"{', '.join(map(str, humans))}: its record holds every seat's secrets; save it at the end"))
+        out = io.StringIO()
+        writer = replays.ReplayWriter(out)
+        seats = {seat: table.bot_names.get(seat, "human") for seat in range(table.game.num_players)}
+        writer.write(replays.replay_header(table.game, table.seed, seats))
+        for ply, (seat, action) in enumerate(table.line):
+            writer.write({"type": "action", "ply": ply, "seat": seat,
+                          "action": table.game.action_to_str(action)})
+        if end.is_terminal():
+            winner, reason = outcome(end)
+            writer.write({"type": "result", "winner": winner, "reason": reason, "returns": end.returns()})
+        else:  # read back as a game not finished
+            writer.write({"type": "result", "winner": None, "reason": "unfinished: saved before the end",
+                          "returns": None})
+        return [{"type": "replay", "game_id": table.game_id, "text": out.getvalue()}]
+
+    def _tables(self, msg: JSON) -> list[Reply]:
+        rows = []
+        for table in self.tables.values():
+            row = self._started(table)
+            del row["type"]
+            rows.append({**row, "replay": table.replay_json()})
+        return [{"type": "tables", "tables": rows}]
 
     # --- stateless requests ---------------------------------------------------------------------
     def _decide(self, msg: JSON) -> list[Reply]:
@@ -876,10 +1060,11 @@ class SeatServer:
         game, view, bot_name, options, seed = self._stateless(msg)
         memory = _memory_field(msg)
         budget = self._checked_budget(msg)
+        drawn = _opt_bool_field(msg, "draw")
         _check_view_decides(view)
         options = self.content.bot_options(game, bot_name, options)
         bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
-        return [_hint_reply(bot, bot_name, view, budget, memory=memory)]
+        return [_hint_reply(bot, bot_name, view, budget, memory=memory, drawn=game if drawn else None)]
 
     def _stateless(self, msg: JSON) -> tuple[Game, View, str, JSON, int | None]:
         name = _str_field(msg, "game")
@@ -984,6 +1169,9 @@ class SeatServer:
             prompt = state.decision().prompt
             raise ProtocolError(ErrorKind.ILLEGAL_ACTION, f"the action is not legal now ({prompt})") from None
         table.state = trial
+        # A move made back in a loaded replay drops the replay's later actions.
+        del table.line[len(state.history):]
+        table.line.append((state.current_player(), action))
         public = {
             "action": public_action_text(trial, len(trial.history) - 1),
             "events": public_events(trial.events[before:], table.game.num_players),
@@ -1092,16 +1280,31 @@ def _checked_bot_action(bot: Bot, view: View, bot_name: str) -> Action:
 
 
 def _hint_reply(bot: Bot, bot_name: str, view: View, budget: int | float | None,
-                game_id: str | None = None, memory: JSON | None = None) -> Reply:
+                game_id: str | None = None, memory: JSON | None = None, drawn: Game | None = None) -> Reply:
+    """The ``hint`` reply of ``bot`` on ``view``; with ``drawn`` (the game), its picture too."""
     _call_bot(bot.restart, bot_name, view)
     if memory is not None:
         _import_memory(bot, bot_name, memory, view)
-    advice = _call_bot(bot.advise, bot_name, view, budget)
+    advice: Advice = _call_bot(bot.advise, bot_name, view, budget)
     reply: Reply = {"type": "hint"}
     if game_id is not None:
         reply["game_id"] = game_id
     reply.update({"seat": view.seat, "bot": bot_name, "advice": _call_bot(advice.to_json, bot_name)})
+    if drawn is not None:
+        # drawn from the seat's view and its advice: addressed to the seat like the advice
+        reply["svg"] = draw.hint_svg(drawn, view, advice)
     return reply
+
+
+def _has_drawing(name: str) -> bool:
+    """Whether game ``name`` draws its positions (``"draw": true`` gives an ``svg``, not null)."""
+    if name not in solver.games.names():
+        return False  # a game given to the server by a test: no bot package
+    try:
+        return draw.drawing_module(name) is not None
+    except Exception:  # a broken drawing module is reported when it is used, not in hello
+        log.warning("the drawing module of %s does not import", name, exc_info=True)
+        return False
 
 
 def _check_not_over(table: _Table) -> None:
@@ -1285,7 +1488,7 @@ def _socket_lines(sock: socket.socket, session: _Session) -> Iterator[Line | _Ex
                 return
 
 
-def _stop_request(line: Line) -> JSON | None:
+def stop_request(line: Line) -> JSON | None:
     """The ``stop`` request a line holds, or None (then it is queued and answered in turn)."""
     if isinstance(line, _Dropped) or (b"stop" not in line if isinstance(line, bytes) else "stop" not in line):
         return None
@@ -1381,7 +1584,7 @@ class _Session:
                     self.send([error_reply(ErrorKind.LIMIT, item.message)])
                     self._lose()
                     break
-                stop = _stop_request(item)
+                stop = stop_request(item)
                 if stop is not None:
                     # Holding the write lock across the cancel puts 'stopping' on the wire before
                     # the stopped request's own reply, whichever thread gets there first.
@@ -1604,7 +1807,7 @@ def serve_tcp(port: int, host: str = "127.0.0.1", *, limits: Limits | None = Non
     return 0
 
 
-def _port(text: str) -> int:
+def port_arg(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -1630,7 +1833,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="copsolver serve",
         description="Seat bots for any front end: newline-delimited JSON (docs/protocol.md).",
     )
-    parser.add_argument("--tcp", type=_port, metavar="PORT",
+    parser.add_argument("--tcp", type=port_arg, metavar="PORT",
                         help="listen on TCP instead of stdin/stdout (0: any free port)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind with --tcp (default loopback; there is no authentication)")

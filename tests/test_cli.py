@@ -660,6 +660,9 @@ COUNT_OPTIONS = [
     (["arena"], "--seed"),
     (["arena"], "--iterations"),
     (["arena"], "--workers"),
+    (["web"], "--max-sessions"),
+    (["web"], "--max-iterations"),
+    (["web"], "--max-nodes"),
 ]
 
 
@@ -680,7 +683,7 @@ def test_a_count_option_accepts_the_least_value_its_error_names(
             least = re.search(r"must be (\d+) or more", err)
             assert least is not None, err
             parsed = parser.parse_args([*words, option, least.group(1)])  # no SystemExit
-            assert getattr(parsed, option[2:]) == int(least.group(1))
+            assert getattr(parsed, option[2:].replace("-", "_")) == int(least.group(1))
     assert refused >= 2
 
 
