@@ -210,6 +210,35 @@ def test_weights_shade_the_possible_stops_and_stray_weights_are_ignored() -> Non
             drawn(state, weights=bad)
 
 
+def test_without_advice_the_position_alone_is_drawn() -> None:
+    state = position(*BEFORE_BUS, "bus 13")
+    view = state.view(1)
+    svg = draw.render_svg(state.game, view)
+    root = ET.fromstring(svg.encode("utf-8"))
+    assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg ')
+    assert all(root.attrib.get(k) for k in ("width", "height", "viewBox"))
+    assert root.find(f".//{SVG}g[@id='best-move']") is None
+    assert root.find(f".//{SVG}polygon[@class='arrowhead']") is None
+    legend = "".join(group(root, "legend").itertext())
+    assert "Suggested" not in legend and "suggested move" not in legend
+    assert "Click a ringed stop" in legend
+    # the possible stops stay shaded (what the seat knows), uniformly without weights
+    heat = stops_with(root, "possible")
+    assert set(heat) == {13, 19, 22, 24}
+    assert {e.attrib["fill"] for e in heat.values()} == {draw._heat(draw._UNIFORM_SHADE)}
+    weighted = ET.fromstring(draw.render_svg(state.game, view, weights={13: 1.0, 19: 2.0}))
+    assert float(stops_with(weighted, "possible")[19].attrib["data-weight"]) == 1.0
+    assert float(stops_with(weighted, "possible")[24].attrib["data-weight"]) == 0.0
+
+
+def test_hint_picture_is_clickable_too() -> None:
+    state = position(*BEFORE_BUS, "bus 13")
+    _, with_advice = drawn(state)
+    plain = ET.fromstring(draw.render_svg(state.game, state.view(1)))
+    assert clickable_stops(with_advice) == clickable_stops(plain) != {}
+    assert group(with_advice, "best-move").attrib["data-to"] in {str(s) for s in clickable_stops(plain)}
+
+
 def test_render_rejects_advice_for_another_seat() -> None:
     state = position(*BEFORE_BUS, "bus 13")
     advice = hint.advise(state.game, state.view(1), seed=0)
@@ -282,3 +311,146 @@ def test_rsvg_convert_gets_the_svg_on_stdin_and_its_errors_are_reported(
     assert (tmp_path / "ok.png").read_text() == "<svg/>"
     with pytest.raises(ConfigError, match="rsvg-convert could not write .*bad svg"):
         draw.svg_to_png("<svg>broken</svg>", tmp_path / "bad.png")
+
+
+# --- clickable legal moves (issue 25) -----------------------------------------------------------
+
+
+def clickable_stops(root: ET.Element) -> dict[int, list[str]]:
+    """``data-actions`` of every clickable stop, by its stop (a stop carries them at most once)."""
+    out: dict[int, list[str]] = {}
+    for e in root.iter():
+        if "act" in e.attrib.get("class", "").split() and "stop" in e.attrib["class"].split():
+            stop = int(e.attrib["data-stop"])
+            assert stop not in out, f"stop {stop} is clickable twice"
+            out[stop] = json.loads(e.attrib["data-actions"])
+    return out
+
+
+def expected_places(legal: list[str]) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """What the picture must make clickable, read from the action texts alone: every move, start or
+    placement by the stop it names last; every ``take P TICKET`` on detective P's piece."""
+    stops: dict[int, list[str]] = {}
+    pieces: dict[int, list[str]] = {}
+    for text in legal:
+        words = text.split()
+        if words[0] in ("taxi", "bus", "metro", "joker", "start", "place"):
+            stops.setdefault(int(words[-1]), []).append(text)
+        elif words[0] == "take":
+            pieces.setdefault(int(words[1]), []).append(text)
+        else:
+            assert text in ("double", "show", "pass"), f"an action the test does not know: {text!r}"
+    return stops, pieces
+
+
+def random_game_views(game: Police07Game, seed: int) -> list[tuple[Police07State, int]]:
+    """(state, seat) for every seat at every decision of a random game from ``seed``."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    out: list[tuple[Police07State, int]] = []
+    while not state.is_terminal():
+        if state.current_player() < 0:
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
+            continue
+        out.extend((state.clone(), seat) for seat in range(game.num_players))
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    return out
+
+
+GAMES = [
+    ("4 players", {"players": 4}, (0, 1)),
+    ("2 players", {"players": 2}, (2,)),
+    ("free start, voluntary show", {"players": 4, "free_start": True, "voluntary_show": True}, (3, 4)),
+]
+
+
+@pytest.mark.parametrize(("label", "config", "seeds"), GAMES, ids=[g[0] for g in GAMES])
+def test_every_view_of_random_games_makes_its_legal_moves_clickable(
+    label: str, config: dict[str, Any], seeds: tuple[int, ...]
+) -> None:
+    game = games.load("police07", **config)
+    assert isinstance(game, Police07Game)
+    kinds: set[str] = set()
+    acting_roles: set[int] = set()
+    for seed in seeds:
+        for state, seat in random_game_views(game, seed):
+            view = state.view(seat)
+            legal = view.to_json()["legal_actions"]
+            svg = draw.render_svg(game, view)
+            assert draw.render_svg(game, view) == svg  # deterministic
+            root = ET.fromstring(svg.encode("utf-8"))
+            assert root.tag == f"{SVG}svg" and root.find(f".//{SVG}g[@id='best-move']") is None
+            carried = [
+                json.loads(e.attrib["data-actions"])
+                for e in root.iter()
+                if "act" in e.attrib.get("class", "").split()
+            ]
+            for texts in carried:
+                assert texts and set(texts) <= set(legal), (texts, legal)
+            stops, pieces = expected_places(legal)
+            assert clickable_stops(root) == stops
+            assert {
+                int(e.attrib["data-piece"]): json.loads(e.attrib["data-actions"])
+                for e in root.iter()
+                if e.attrib.get("class", "").split()[:2] == ["piece", "detective"]
+                and "act" in e.attrib["class"].split()
+            } == pieces
+            if not legal:
+                assert not carried  # a seat that does not act has nothing to click
+            else:
+                acting_roles.add(0 if seat == 0 else 1)
+            kinds |= {t.split()[0] for t in legal}
+    assert acting_roles == {0, 1}  # Dr. Factor's and a detective's decisions were both drawn
+    assert {"taxi", "bus"} <= kinds
+    if config.get("free_start"):
+        assert {"place", "take", "joker"} <= kinds  # the seeds reach placements, takes and jokers
+
+
+def test_a_detective_picture_does_not_depend_on_dr_factor_s_true_stop() -> None:
+    """Resampled states (Dr. Factor's hidden path drawn anew through the engine) share the detective's
+    view; the pictures must be byte for byte the same, and his true stop is drawn as every other
+    possible stop is."""
+    game = game4()
+    rng = np.random.default_rng(7)
+    moved = 0
+    for state, seat in random_game_views(game, 5):
+        if seat == 0:
+            continue
+        view = state.view(seat)
+        svg = draw.render_svg(game, view)
+        root = ET.fromstring(svg.encode("utf-8"))
+        possible = possible_locations(game, view.to_json())
+        assert state.pos[0] in possible
+        if len(possible) > 1:
+            # his stop's shade and ring are those of any other possible stop
+            heat = stops_with(root, "possible")
+            assert len({heat[s].attrib["fill"] for s in possible}) == 1
+            assert not stops_with(root, "factor") or len(possible) == 1
+        for _ in range(3):
+            other = game.resample(view, rng)
+            assert other.view(seat).to_json() == view.to_json()
+            moved += other.pos[0] != state.pos[0]
+            assert draw.render_svg(game, other.view(seat)) == svg
+    assert moved > 20  # the resampled stops did differ from the truth
+
+
+def test_take_actions_ride_on_the_detective_pieces() -> None:
+    game = games.load("police07", players=4, free_start=True, voluntary_show=True)
+    assert isinstance(game, Police07Game)
+    for state, seat in random_game_views(game, 3):
+        legal = state.view(seat).to_json()["legal_actions"]
+        if any(t.startswith("take ") for t in legal):
+            root = ET.fromstring(draw.render_svg(game, state.view(seat)))
+            pieces = {
+                int(e.attrib["data-piece"]): json.loads(e.attrib["data-actions"])
+                for e in root.iter(f"{SVG}g")
+                if "act" in e.attrib.get("class", "").split() and "piece" in e.attrib["class"].split()
+            }
+            assert sorted(t for texts in pieces.values() for t in texts) == sorted(
+                t for t in legal if t.startswith("take ")
+            )
+            assert all(t.split()[1] == str(p) for p, texts in pieces.items() for t in texts)
+            return
+    pytest.fail("seed 3 reached no voluntary show")

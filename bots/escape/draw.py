@@ -1,9 +1,34 @@
-"""Draw an Escape Plan hint as SVG (and PNG): the placed city, the pieces, the advised move.
+"""Draw an Escape Plan position as SVG (and PNG): the placed city, the pieces, the seat's legal moves
+as clickable places, and with a hint the advised move and the seat's route plan.
 
-Everything on the picture comes from one seat's view and the advice a bot gave on that view: the placed
-City tiles (public), their Land zones, Locations, officers and the pawns, the exits open or closed, and
-the best-ranked move. Nothing of another seat's plan card or face-down tiles is in a view, so nothing of
-them can be drawn (``tests/test_escape_display.py`` checks it against the true state's secrets).
+Everything on the picture comes from one seat's view (and, for a hint, the advice a bot gave on that
+view): the placed City tiles (public), their Land zones, Locations, officers and the pawns, the exits
+open or closed, the legal moves that have a place, and the best-ranked move. Nothing of another seat's
+plan card or face-down tiles is in a view, so nothing of them can be drawn
+(``tests/test_escape_display.py`` and ``tests/test_draw_escape.py`` check it against the true state's
+secrets). Without advice (the web page's main picture) there is no best move and no route plan.
+
+**Clickable moves** (:func:`clickable`): an element with ``act`` in its class and ``data-actions``, a
+JSON list of action texts, carries every legal action that has a place on the city:
+
+- a Location (its ``<g class="location KIND act">``): the Travels to it (``travel store A route 2``),
+  the escape routes when one exit is open, the Business or Safe House tile choices when exactly one
+  placed business (safe house) space lacks its tile, ``use gang member of`` that gang, and the Visit's
+  choices at the seat's own Location (gas can, heal, church, exit income or tile, Hospital heal, key,
+  enter, locker, equipment and Fixer purchases);
+- a City tile (a transparent ``<polygon class="act">`` over it, the last child of its group): ``to
+  TILE`` (an officer's destination), ``move officer to``, ``avoid officers on``, ``jet ski on``;
+- an officer (its ``<g class="officer TYPE act">``): ``officer TYPE on``, ``avoid TYPE on``, ``move
+  TYPE from``, ``snitch TYPE on``;
+- an empty cell a tile may be placed on (``<g class="cell act" data-cell="q,r">`` in ``cells``): its
+  ``place at q,r rot k`` for every legal rotation;
+- Sandra's pawn (a ``<circle class="act">`` in it): ``sandra as TYPE``.
+
+Without a place (the page lists them as buttons): ``done``, ``yes``/``no``, ``rest``, ``move``, ``pass``,
+``take wounds``, ``gas K``, ``tile A``..``D`` (the display stacks are not drawn), ``unlock ASSET``, ``use
+contact/item/asset space N``, ``first aid``, the end-of-turn bonuses, a contact card's choice and how it
+is taken (the contact display and the board's spaces are not drawn), ``keep V on item N``, and a
+Business or Safe House choice while several spaces lack their tile.
 
 Geometry: the city's axial grid (``docs/escape-rules.md``, "The city") drawn with pointy-top hexagons,
 so direction ``d`` (E, NE, NW, W, SW, SE) points at ``60 * d`` degrees and edge ``d`` of a placed tile is
@@ -30,20 +55,27 @@ gets the arrow alone, as does a view no budget matches.
 SVG structure (what tests and other tools may rely on)::
 
     <svg>
-      <g id="tiles">     <g class="tile" data-tile=NAME data-cell="q,r"> wedges, outline, name </g> ...
-      <g id="locations"> <g class="location KIND" data-location=NAME> circle, label </g> ...
-      <g id="officers">  <g class="officer TYPE" data-tile=NAME> square, letter </g> ...
+      <g id="tiles">     <g class="tile" data-tile=NAME data-cell="q,r"> wedges, outline, name
+                         [<polygon class="act" data-actions=/>] </g> ...
+      <g id="cells">     <g class="cell act" data-cell="q,r" data-actions=> dashed hexagon </g> ...
+      <g id="locations"> <g class="location KIND [act]" data-location=NAME [data-actions=]> circle,
+                         label </g> ...
+      <g id="officers">  <g class="officer TYPE [act]" data-tile=NAME [data-actions=]> square, letter </g>
       <g id="best-move" data-action=TEXT [data-dest=NAME data-route="tile,tile"|data-cell="q,r"]>
       <g id="plan-route" data-status=STATUS data-value=K>  the seat's route plan:
                          <g class="plan-step" data-step=N data-location=NAME> dashes, number </g> ...
-      <g id="pawns">     <g class="pawn" data-pawn=N data-location=NAME> circle, number </g> ...
+      <g id="pawns">     <g class="pawn" data-pawn=N data-location=NAME> circle, number
+                         [<circle class="act" data-actions=/>] </g> ...
       <g id="legend">    title, who is to act, day and part, the advised move, colour keys
+
+(``best-move`` and ``plan-route`` only with advice.)
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
@@ -58,10 +90,11 @@ from bots.escape.display import (
     part_text,
     tiles_by_name,
 )
+from bots.police07.draw import actions_attr
 from bots.police07.draw import svg_to_png as svg_to_png  # re-exported: the one SVG-to-PNG converter
 from solver.core import ConfigError, Game, View
-from solver.games.escape import codec
-from solver.games.escape.city import MAX_MP, LandType, Layout, reachable
+from solver.games.escape import codec, executive
+from solver.games.escape.city import BUSINESS, GANG, MAX_MP, SAFE_HOUSE, LandType, Layout, reachable
 from solver.plan.escape_route import SCALE
 
 #: Centre-to-corner size of a drawn tile, and the margins around the city.
@@ -77,6 +110,8 @@ _OFFICER: Final = {"county": "#2a5caa", "federal": "#3a3a3a", "swat": "#c0392b"}
 _PAWNS: Final = ("#009e73", "#7b3fa0", "#e6007e", "#8c6d1f", "#0072b2")
 _SANDRA: Final = "#111111"
 _ADVICE: Final = "#e6007e"
+#: the outline of what a click plays
+_ACT: Final = "#d95f02"
 #: the route plan's line and stop numbers
 _PLAN: Final = "#0072b2"
 _SHORT: Final = {"business": "B", "safe_house": "SH", "gang": "G", "store": "St", "clinic": "Cl",
@@ -194,32 +229,124 @@ def _may_widen(game: Game, board: dict[str, Any]) -> bool:
     return False
 
 
-def render_svg(game: Game, view: View, advice: Advice, weights: Mapping[int, float] | None = None) -> str:
-    """The city as ``view.seat`` sees it, with ``advice``'s best move, as one SVG document.
+#: The Visit's choices that act on the Location visited ("Step 3: Visit"): the seat's own Location
+#: carries them. The end-of-turn bonuses, a contact card's pick and how it is taken (also offered by
+#: executive actions away from any Location) and a kept tile's Item space have no place on the city.
+_VISIT_HERE: Final = (
+    (codec.TAKE_GAS, codec.BONUS_DISC), (codec.V_HOSPITAL, codec.V_PICK),
+)
+
+
+@dataclass
+class Places:
+    """The view's legal actions that have a place on the city, as their texts, by place."""
+
+    locations: dict[int, list[str]] = field(default_factory=dict)
+    tiles: dict[int, list[str]] = field(default_factory=dict)
+    officers: dict[tuple[int, int], list[str]] = field(default_factory=dict)  # (tile, officer type)
+    cells: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    pawns: dict[int, list[str]] = field(default_factory=dict)
+
+
+def clickable(game: Game, view: View) -> Places:
+    """Where each legal action of ``view`` with a place on the city goes (the module docstring's list);
+    texts are the game's notation in the view's legal order (``view.to_json()["legal_actions"]``)."""
+    data = view.to_json()
+    city = city_of(game)
+    names = game.location_names  # type: ignore[attr-defined]
+    out = Places()
+    exits = open_exits(data)
+    placed_tiles = {tiles_by_name(game)[name].id for _, _, name, _ in data["placed"]}
+    here = names.index(data["location"][view.seat]) if view.seat < len(data["location"]) else None
+
+    def lacking(kind: str, taken: dict[str, int]) -> int | None:
+        # the one placed space of ``kind`` without its tile; None when there are several (which one the
+        # choice is for is the rules' queue, not the view)
+        spaces = [loc.id for loc in city.locations
+                  if loc.kind == kind and loc.tile in placed_tiles and names[loc.id] not in taken]
+        return spaces[0] if len(spaces) == 1 else None
+
+    for action in view.legal_actions:
+        text = game.action_to_str(action)
+        start, i = codec.block_of(action)
+        loc: int | None = None
+        if start == codec.TRAVEL:
+            loc = i // codec.MAX_ROUTES
+        elif start == codec.ESCAPE and len(exits) == 1:  # "Escaping the City": through the only open exit
+            loc = city.labelled("exit", str(exits[0]))
+        elif start == codec.BUSINESS:
+            loc = lacking(BUSINESS, data["business_at"])
+        elif start == codec.SAFE_HOUSE:
+            loc = lacking(SAFE_HOUSE, data["safe_house_at"])
+        elif any(lo <= action < hi for lo, hi in _VISIT_HERE):
+            loc = here
+        elif start == codec.PLACE:
+            out.cells.setdefault(codec.REGION[i // 6], []).append(text)
+        elif start == codec.PICK_OFFICER:
+            out.officers.setdefault(divmod(i, 3), []).append(text)
+        elif start == codec.DEST:
+            out.tiles.setdefault(i, []).append(text)
+        elif start == codec.SANDRA_AS:
+            out.pawns.setdefault(game.num_players, []).append(text)  # Sandra's pawn follows the seats'
+        elif start == codec.EXEC:
+            _place_executive(city, i, text, out)
+        if loc is not None:
+            out.locations.setdefault(loc, []).append(text)
+    return out
+
+
+def _place_executive(city: Any, k: int, text: str, out: Places) -> None:
+    """Put executive action ``codec.EXEC + k`` on its gang Location, tile or officer, when it has one
+    (the layout of ``solver/games/escape/executive.py``)."""
+    if executive.USE_GANG <= k < executive.AVOID_TILE:
+        out.locations.setdefault(city.of_kind(GANG)[k - executive.USE_GANG], []).append(text)
+    elif executive.AVOID_TILE <= k < executive.AVOID_ONE:
+        out.tiles.setdefault(k - executive.AVOID_TILE, []).append(text)
+    elif executive.AVOID_ONE <= k < executive.JET_SKI:
+        out.officers.setdefault(divmod(k - executive.AVOID_ONE, 3), []).append(text)
+    elif executive.JET_SKI <= k < executive.POLICE_FROM:
+        out.tiles.setdefault((k - executive.JET_SKI) // executive.ZONES, []).append(text)
+    elif executive.POLICE_FROM <= k < executive.POLICE_TO:
+        out.officers.setdefault(divmod(k - executive.POLICE_FROM, 3), []).append(text)
+    elif executive.POLICE_TO <= k < executive.SNITCH:
+        out.tiles.setdefault(k - executive.POLICE_TO, []).append(text)
+    elif executive.SNITCH <= k < executive.SIZE:
+        out.officers.setdefault(divmod(k - executive.SNITCH, 3), []).append(text)
+
+
+def render_svg(game: Game, view: View, advice: Advice | None = None,
+               weights: Mapping[int, float] | None = None) -> str:
+    """The city as ``view.seat`` sees it as one SVG document, its legal moves clickable where they have a
+    place; with ``advice``, also its best move and the seat's route plan.
 
     ``weights`` is accepted for the ``copsolver hint`` interface and ignored (Escape Plan has no
-    hidden position to shade). ConfigError for a view of another game.
+    hidden position to shade). ConfigError for a view of another game or advice for another seat.
     """
     if game.name != "escape" or view.game.name != "escape":
         raise ConfigError(f"the Escape Plan drawing cannot draw a {view.game.name} view")
+    if advice is not None and advice.seat != view.seat:
+        raise ConfigError(f"draw: the advice is for seat {advice.seat}, the view is seat {view.seat}'s")
     data = view.to_json()
     city = city_of(game)
     tiles = tiles_by_name(game)
     names = game.location_names  # type: ignore[attr-defined]
     cells = [(_centre(q, r), (q, r, name, rot)) for q, r, name, rot in data["placed"]]
-    best = advice.ranked[0] if advice.ranked else None
+    best = advice.ranked[0] if advice is not None and advice.ranked else None
+    places = clickable(game, view)
     target_cell: tuple[int, int] | None = None
     if best is not None and codec.block_of(best.action)[0] == codec.PLACE:
         target_cell = codec.REGION[codec.block_of(best.action)[1] // 6]
-    xs = [c[0][0] for c in cells] + ([_centre(*target_cell)[0]] if target_cell else [])
-    ys = [c[0][1] for c in cells] + ([_centre(*target_cell)[1]] if target_cell else [])
+    free = sorted(set(places.cells) | ({target_cell} if target_cell else set()))
+    xs = [c[0][0] for c in cells] + [_centre(*cell)[0] for cell in free]
+    ys = [c[0][1] for c in cells] + [_centre(*cell)[1] for cell in free]
     if not xs:
         xs, ys = [0.0], [0.0]
     left, top = min(xs) - R - _PAD, min(ys) - R - _PAD - _HEADER
     width = max(xs) - min(xs) + 2 * (R + _PAD)
     height = max(ys) - min(ys) + 2 * (R + _PAD) + _HEADER + _FOOTER
     width = max(width, 720.0)  # room for the legend lines
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_num(left)} {_num(top)} {_num(width)} '
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_num(left)} {_num(top)} {_num(width)} '
            f'{_num(height)}" width="{_num(width)}" height="{_num(height)}" font-family="{_FONT}">',
            f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(width)}" height="{_num(height)}" '
            'fill="#ffffff"/>']
@@ -241,7 +368,21 @@ def render_svg(game: Game, view: View, advice: Advice, weights: Mapping[int, flo
                    f'stroke-width="1.5"/>')
         helipad = " (helipad)" if tile.helipad else ""
         out.append(_text(cx, cy + 0.74 * R, name + helipad, 9, fill="#222"))
+        if tile.id in places.tiles:
+            # over the whole tile, transparent: a click anywhere on it that no Location takes plays it
+            out.append(f'<polygon class="act" {actions_attr(places.tiles[tile.id])} '
+                       f'points="{_hexagon(cx, cy, R - 3)}" fill="#ffffff" fill-opacity="0" stroke="{_ACT}" '
+                       'stroke-width="4" stroke-dasharray="10 5"/>')
         out.append("</g>")
+    out.append("</g>")
+    # the empty cells a tile may be placed on
+    out.append('<g id="cells">')
+    for q, r in sorted(places.cells):
+        cx, cy = _centre(q, r)
+        out.append(f'<g class="cell act" data-cell="{q},{r}" {actions_attr(places.cells[(q, r)])}>'
+                   f'<polygon points="{_hexagon(cx, cy, R - 3)}" fill="{_ACT}" fill-opacity="0.08" '
+                   f'stroke="{_ACT}" stroke-width="2.5" stroke-dasharray="8 5"/>'
+                   + _text(cx, cy + 4, f"place {q},{r}", 11, fill=_ACT) + "</g>")
     out.append("</g>")
     # locations
     spots = location_spots(game, data)
@@ -252,9 +393,14 @@ def render_svg(game: Game, view: View, advice: Advice, weights: Mapping[int, flo
         stroke = "#444"
         if kind == "exit":
             stroke = "#1a9850" if int(city.locations[loc].label) in exits else "#d73027"
-        out.append(f'<g class="location {kind}" data-location={quoteattr(names[loc])}>'
-                   f"<title>{escape(names[loc])}</title>"
-                   f'<circle cx="{_num(x)}" cy="{_num(y)}" r="13" fill="#ffffff" stroke="{stroke}" '
+        cls, act, ring = kind, "", ""
+        if loc in places.locations:
+            cls, act = f"{kind} act", f" {actions_attr(places.locations[loc])}"
+            ring = (f'<circle class="target" cx="{_num(x)}" cy="{_num(y)}" r="17" fill="none" '
+                    f'stroke="{_ACT}" stroke-width="3"/>')
+        out.append(f'<g class="location {cls}" data-location={quoteattr(names[loc])}{act}>'
+                   f"<title>{escape(names[loc])}</title>" + ring
+                   + f'<circle cx="{_num(x)}" cy="{_num(y)}" r="13" fill="#ffffff" stroke="{stroke}" '
                    f'stroke-width="{3 if kind == "exit" else 1.2}"/>'
                    + _text(x, y + 3.5, _label(game, data, loc), 9) + "</g>")
     out.append("</g>")
@@ -265,13 +411,19 @@ def render_svg(game: Game, view: View, advice: Advice, weights: Mapping[int, flo
         for i, cop in enumerate(cops):
             x = cx + (i - (len(cops) - 1) / 2.0) * 16.0
             y = cy - 0.72 * R
-            out.append(f'<g class="officer {cop}" data-tile={quoteattr(name)}>'
+            texts = places.officers.get((tiles[name].id, codec.POLICE_NAMES.index(cop)))
+            cls, act, edge = cop, "", ""
+            if texts:
+                cls, act = f"{cop} act", f" {actions_attr(texts)}"
+                edge = f' stroke="{_ACT}" stroke-width="3"'
+            out.append(f'<g class="officer {cls}" data-tile={quoteattr(name)}{act}>'
                        f'<rect x="{_num(x - 7)}" y="{_num(y - 7)}" width="14" height="14" '
-                       f'fill="{_OFFICER[cop]}"/>'
+                       f'fill="{_OFFICER[cop]}"{edge}/>'
                        + _text(x, y + 3.5, OFFICER_LETTERS[cop], 9, fill="#ffffff") + "</g>")
     out.append("</g>")
-    out.extend(_plan_route(game, view, spots))
-    out.extend(_best_move(game, view, best, spots, target_cell))
+    if advice is not None:  # the plan is the hint's belief; the position alone has none
+        out.extend(_plan_route(game, view, spots))
+        out.extend(_best_move(game, view, best, spots, target_cell))
     # pawns: around their Location
     out.append('<g id="pawns">')
     crowd: dict[str, int] = {}
@@ -286,12 +438,15 @@ def render_svg(game: Game, view: View, advice: Advice, weights: Mapping[int, flo
         x, y = _corner(spots[loc][0], spots[loc][1], -45.0 + 50.0 * k, 20.0)
         sandra = pawn == game.num_players
         colour = _SANDRA if sandra else _PAWNS[pawn % len(_PAWNS)]
+        hit = "" if pawn not in places.pawns else (
+            f'<circle class="act" {actions_attr(places.pawns[pawn])} cx="{_num(x)}" cy="{_num(y)}" r="11" '
+            f'fill="#ffffff" fill-opacity="0" stroke="{_ACT}" stroke-width="3"/>')
         out.append(f'<g class="pawn" data-pawn="{pawn}" data-location={quoteattr(where)}>'
                    f'<circle cx="{_num(x)}" cy="{_num(y)}" r="7.5" fill="{colour}" stroke="#ffffff"/>'
                    + _text(x, y + 3, "S" if sandra else str(pawn), 8, fill="#ffffff", font_weight="bold")
-                   + "</g>")
+                   + hit + "</g>")
     out.append("</g>")
-    out.extend(_legend(game, view, best, left, top, width, height))
+    out.extend(_legend(game, view, advice, best, places, left, top, width, height))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -363,14 +518,20 @@ def _best_move(game: Game, view: View, best: Any, spots: dict[int, tuple[float, 
     return [marker, f'<g id="best-move" {attrs}>', *body, "</g>"]
 
 
-def _legend(game: Game, view: View, best: Any, left: float, top: float, width: float,
-            height: float) -> list[str]:
+def _legend(game: Game, view: View, advice: Advice | None, best: Any, places: Places, left: float,
+            top: float, width: float, height: float) -> list[str]:
     data = view.to_json()
     x = left + 12.0
+    if advice is not None:
+        first = "Advised: " + (best.text if best is not None else "no move")
+    else:
+        placed = sum(len(texts) for group in (places.locations, places.tiles, places.officers, places.cells,
+                                               places.pawns) for texts in group.values())
+        first = (f"{len(view.legal_actions)} legal moves, {placed} on the city (click the orange marks)"
+                 if view.legal_actions else "No move to make")
     lines = [f"Escape Plan: seat {view.seat} to act ({part_text(data)})",
              f"{view.decision.prompt}",
-             "Advised: " + (best.text if best is not None else "no move")
-             + f"; next escape costs ${escape_cost(game, data)}k; open exits "
+             first + f"; next escape costs ${escape_cost(game, data)}k; open exits "
              + (", ".join(map(str, open_exits(data))) or "none")]
     out = ['<g id="legend">']
     for i, line in enumerate(lines):
@@ -383,8 +544,9 @@ def _legend(game: Game, view: View, best: Any, left: float, top: float, width: f
         out.append(f'<rect x="{_num(kx)}" y="{_num(y - 10)}" width="12" height="12" fill="{colour}"/>')
         out.append(f'<text x="{_num(kx + 16)}" y="{_num(y)}" font-size="10">{escape(label)}</text>')
     sandra = "; S: Sandra" if game.num_players == 2 else ""
+    plan = "; blue dashes: your route plan, its stops numbered" if advice is not None else ""
     out.append(f'<text x="{_num(x)}" y="{_num(y + 14)}" font-size="10">pawns show their seat numbers'
                f"{sandra}; exits ringed green open, red closed; B3 = Business 3, SH1 = Safe House 1, "
-               "G2 = gang of 2; blue dashes: your route plan, its stops numbered</text>")
+               f"G2 = gang of 2{plan}</text>")
     out.append("</g>")
     return out

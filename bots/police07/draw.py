@@ -1,11 +1,20 @@
-"""Draw a Police 07 hint as SVG (and PNG): the board, the pieces, the possible stops, the best move.
+"""Draw a Police 07 position as SVG (and PNG): the board, the pieces, the possible stops, the seat's
+legal moves as clickable stops, and with a hint the best move.
 
-Everything on the picture comes from one seat's view and the advice a bot gave on that view: the
-detectives' pieces, Dr. Factor's piece only when that view knows his stop (his own view, or a
-detective's right after a shown move), the possible-location set (computed here from the view, so a
-weight a caller passes for any other stop is ignored) as a heat map, and the best-ranked move as an
-arrow. The board is public. A detective's picture therefore does not change with where Dr. Factor
-really is, which ``tests/test_draw.py`` checks byte for byte.
+Everything on the picture comes from one seat's view (and, for a hint, the advice a bot gave on that
+view): the detectives' pieces, Dr. Factor's piece only when that view knows his stop (his own view, or
+a detective's right after a shown move), the possible-location set (computed here from the view, so a
+weight a caller passes for any other stop is ignored) as a heat map, the stops the seat's legal moves
+end on, and the best-ranked move as an arrow. The board is public. A detective's picture therefore
+does not change with where Dr. Factor really is, which ``tests/test_draw.py`` checks byte for byte.
+Without advice (the web page's main picture, ``docs/web`` contract section 1) the picture is the
+position alone: no arrow, no suggested move in the title.
+
+**Clickable moves.** Every stop that one of the view's legal actions ends on (a move with any ticket,
+a joker, a double move's legs, a start or free placement) is a ``<g class="stop act">`` whose
+``data-actions`` lists those actions' texts (``["taxi 69","joker taxi 69"]``), ringed in the mover's
+colour; after a voluntary show, a detective's piece carries the ``take`` actions of its tickets.
+``double``, ``show`` and ``pass`` have no place on the board.
 
 Layout: the board file's ``coordinates`` when it gives them for every stop (taken as drawing
 positions, x to the right and y down, as on a scan of the board), otherwise :func:`stress_layout` of
@@ -21,14 +30,19 @@ SVG structure, drawn in this order (what tests and other tools may rely on)::
       <g id="links">     <line class="link taxi|bus|metro|water" data-a= data-b=/> ...
       <g id="heat">      <circle class="possible" data-stop= data-weight=/> ...   (weight over the largest)
       <g id="best-move" data-action= [data-from= data-to=]>  arrow (a move), dashed target ring
-      <g id="stops">     <g class="stop" data-stop=N><circle/><text>N</text></g> ...
-      <g id="pieces">    <g class="piece detective|factor" data-piece= data-stop=> ring, name tag
+      <g id="stops">     <g class="stop [act]" data-stop=N [data-actions=JSON]><circle/><text>N</text>
+                         [<circle class="target"/>]</g> ...
+      <g id="pieces">    <g class="piece detective|factor [act]" data-piece= data-stop= [data-actions=]>
+                         ring, name tag
       <g id="legend">    title, who is to move, possible count, suggested move, colour keys
+
+(``[act]`` and ``data-actions`` only where a legal action lands; ``best-move`` only with advice.)
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import shutil
 import subprocess
@@ -254,25 +268,55 @@ def _who(data: dict[str, Any]) -> str:
     return str(data.get("decision", {}).get("prompt", ""))
 
 
+def clickable(game: Game, view: View) -> tuple[dict[Stop, list[str]], dict[int, list[str]]]:
+    """The view's legal actions that have a place on the board, as their texts: by the stop they end
+    on (moves, starts, placements) and by the detective piece they take a ticket from (``take``).
+
+    Texts are the game's notation, in the view's legal order, so they are the ``legal_actions`` of
+    ``view.to_json()``.
+    """
+    stops: dict[Stop, list[str]] = {}
+    pieces: dict[int, list[str]] = {}
+    for action in view.legal_actions:
+        text = game.action_to_str(action)
+        if codec.is_move(action) or codec.START_BASE < action < codec.PLACE_BASE + 256:
+            # a move, start or placement id holds its stop in the low byte (codec's layout)
+            stops.setdefault(action % 256, []).append(text)
+        elif codec.TAKE_BASE + 4 <= action < codec.TAKE_BASE + (codec.MAX_PIECE + 1) * 4:
+            pieces.setdefault((action - codec.TAKE_BASE) // 4, []).append(text)
+    return stops, pieces
+
+
+def actions_attr(texts: list[str]) -> str:
+    """``data-actions``: a JSON list of action texts, quoted for an attribute (every drawing's clickable
+    elements, issue 25).
+
+    >>> print(actions_attr(["taxi 69", "joker taxi 69"]))
+    data-actions='["taxi 69","joker taxi 69"]'
+    """
+    return f"data-actions={quoteattr(json.dumps(texts, separators=(',', ':')))}"
+
+
 def render_svg(
     game: Game,
     view: View,
-    advice: Advice,
+    advice: Advice | None = None,
     weights: Mapping[Stop, float] | None = None,
 ) -> str:
-    """Draw ``advice`` on ``view``'s board as a standalone SVG document (see the module docstring).
+    """Draw ``view``'s board, and ``advice`` when given, as a standalone SVG document (see the module
+    docstring); the legal moves' stops are clickable either way.
 
     ``weights`` shade the possible stops (each over the largest; uniform when None or all zero);
     weights of stops outside the possible set are ignored, as they cannot be right. Raises
-    :class:`ConfigError` for a view that is not a Police 07 view, advice for another seat, or
-    negative or non-finite weights.
+    :class:`ConfigError` for a view that is not a Police 07 view, advice for another seat or
+    ranking no move, or negative or non-finite weights.
     """
     if not isinstance(game, Police07Game):
         raise ConfigError(f"draw: only police07 boards can be drawn, not {getattr(game, 'name', game)!r}")
     data = _police_view(game, view)
-    if advice.seat != view.seat:
+    if advice is not None and advice.seat != view.seat:
         raise ConfigError(f"draw: the advice is for seat {advice.seat}, the view is seat {view.seat}'s")
-    if not advice.ranked:
+    if advice is not None and not advice.ranked:
         raise ConfigError("draw: the advice ranks no move")
     board = game.board
     pos = board_layout(board)
@@ -325,9 +369,13 @@ def render_svg(
 
     # the arrow runs under the stops, so every stop number on its way stays readable
     pieces = _pieces(data)
-    move = _best_move(data, advice, pieces, at)
-    out.append(move.svg)
+    move = _best_move(data, advice, pieces, at) if advice is not None else _Move("", None)
+    if move.svg:
+        out.append(move.svg)
 
+    targets, takes = clickable(game, view)
+    raw_piece = data.get("piece")
+    mover = _colour(raw_piece if isinstance(raw_piece, int) else None)
     out.append('<g id="stops" text-anchor="middle">')
     for stop in board.stops:
         x, y = at(stop)
@@ -336,10 +384,20 @@ def render_svg(
             fill, ink, edge = _heat(w), ("#ffffff" if w > 0.6 else "#000000"), "#7a2a00"
         else:
             fill, ink, edge = "#ffffff", "#333333", "#8a8a8a"
+        act = "" if stop not in targets else f" {actions_attr(targets[stop])}"
+        # a clickable stop's ring lies over it with a transparent fill, so the whole disc takes the click
+        ring = (
+            ""
+            if stop not in targets
+            else f'<circle class="target" cx="{_num(x)}" cy="{_num(y)}" r="{_num(_STOP_R + 3)}" '
+            f'fill="#ffffff" fill-opacity="0" stroke="{mover}" stroke-width="3"/>'
+        )
         out.append(
-            f'<g class="stop" data-stop="{stop}"><circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(_STOP_R)}" '
+            f'<g class="stop{" act" if act else ""}" data-stop="{stop}"{act}>'
+            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(_STOP_R)}" '
             f'fill="{fill}" stroke="{edge}" stroke-width="1.2"/>'
             + _text(x, y + 4.0, str(stop), 11.5 if stop < 100 else 10.0, fill=ink, font_weight="bold")
+            + ring
             + "</g>"
         )
     out.append("</g>")
@@ -351,13 +409,14 @@ def render_svg(
     )
     for piece, stop in pieces.items():
         kind = "factor" if piece == 0 else "detective"
+        cls, act = (f"{kind} act", f" {actions_attr(takes[piece])}") if piece in takes else (kind, "")
         out.append(
-            f'<g class="piece {kind}" data-piece="{piece}" data-stop="{stop}">'
+            f'<g class="piece {cls}" data-piece="{piece}" data-stop="{stop}"{act}>'
             + _piece(at(stop), tags[piece], _label(piece), _colour(piece))
             + "</g>"
         )
     out.append("</g>")
-    out.append(_legend(game, data, advice, possible, weighted, width, height))
+    out.append(_legend(game, data, advice, possible, weighted, width, height, bool(targets)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -541,11 +600,12 @@ def _arrow(a: Point, b: Point, colour: str, stroke: float, casing: bool = False)
 def _legend(
     game: Police07Game,
     data: dict[str, Any],
-    advice: Advice,
+    advice: Advice | None,
     possible: list[Stop],
     weighted: dict[Stop, float] | None,
     width: float,
     height: float,
+    clickable_stops: bool,
 ) -> str:
     moves = (data.get("factor") or {}).get("moves", 0)
     if not possible:
@@ -559,7 +619,12 @@ def _legend(
             likely = likely[:_LIKELY_SHOWN]
             where += "; most likely " + ", ".join(str(s) for s in likely)
     title = f"Police 07 — {_who(data)} · Dr. Factor has made {moves} of {codec.LAST_MOVE} moves"
-    move = _describe_move(advice)
+    if advice is not None:
+        move = _describe_move(advice)
+    elif clickable_stops:
+        move = "Click a ringed stop to move there"
+    else:
+        move = ""
     if len(move) > 130:
         move = move[:127] + "..."
     parts = [
@@ -588,8 +653,15 @@ def _legend(
         )
     parts.append(_text(x + 70, y + 5, "possible stop (darker: likelier)", 15, fill="#222222"))
     x += 330
-    parts.append(_arrow((x, y), (x + 40, y), "#444444", 4.0))
-    parts.append(_text(x + 52, y + 5, "suggested move", 15, fill="#222222"))
+    if advice is not None:
+        parts.append(_arrow((x, y), (x + 40, y), "#444444", 4.0))
+        parts.append(_text(x + 52, y + 5, "suggested move", 15, fill="#222222"))
+    else:
+        parts.append(
+            f'<circle cx="{_num(x + 12)}" cy="{_num(y)}" r="{_num(_STOP_R + 3)}" fill="none" '
+            'stroke="#444444" stroke-width="3"/>'
+        )
+        parts.append(_text(x + 34, y + 5, "a legal move (click)", 15, fill="#222222"))
     parts.append("</g>")
     return "".join(parts)
 
