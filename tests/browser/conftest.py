@@ -131,7 +131,19 @@ def screenshot(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Any, str],
         path = folder / f"{name}.png"
         browser.save_screenshot(str(path))
         if to_docs:
-            shutil.copyfile(path, DOCS / f"{name}.png")
+            _small_copy(path, DOCS / f"{name}.png")
         return path
 
     return save
+
+
+def _small_copy(source: Path, target: Path) -> None:
+    """Copy a screenshot for the repository, in 256 colours when Pillow is there (a third of the
+    bytes; the page's flat colours survive it)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        shutil.copyfile(source, target)
+        return
+    with Image.open(source) as image:
+        image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(target, optimize=True)

@@ -350,6 +350,14 @@ def test_replay_saved_loaded_and_stepped(page: Any, downloads: Path) -> None:
     saved = wait_for(d, lambda: [p for p in downloads.glob("*.jsonl") if p.stat().st_size], "the saved file")
     record = saved[0].read_text()
     assert record.count("\n") >= steps
+    # a file that is no replay is refused with a message, and the game on screen stays
+    game_id = text(d, "game-id")
+    bad = downloads / "not-a-replay.txt"
+    bad.write_text("this is not a replay\n")
+    by_id(d, "replay-file").send_keys(str(bad))
+    wait_for(d, lambda: message(d), "the refusal")
+    assert "replay" in message(d), message(d)
+    assert text(d, "game-id") == game_id and visible(d, "result")
     by_id(d, "replay-file").send_keys(str(saved[0]))
     wait_for(d, lambda: visible(d, "replay-controls"), "the replay's step controls")
     settle(d)

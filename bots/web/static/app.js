@@ -88,21 +88,27 @@ function remembered() {
 
 function log(text, kind = "", detail = "") {
   const list = $("log");
-  list.append(el("li", { class: kind }, text, detail ? el("span", { class: "log-detail" }, detail) : null));
+  list.append(el("li", { class: kind }, text, detail ? el("span", { class: "log-detail" }, ` — ${detail}`) : null));
   while (list.children.length > LOG_LIMIT) list.firstElementChild.remove();
   list.scrollTop = list.scrollHeight;
 }
 
 // --- requests, with the progress indicator --------------------------------------------------------
 
-/** Send one request with the busy indicator up while it runs; `budget` (seconds) is shown. */
+const DOING = {
+  advance: "the bots are moving", act: "a bot is thinking", hint: "thinking about a hint",
+  view: "drawing", new_game: "setting up", load_replay: "checking the replay", goto: "replaying",
+};
+
+/** Send one request with the busy indicator up while it runs; `budget` (text) is shown with it. */
 async function call(request, options = {}, budget = null) {
   const started = performance.now();
   const busy = { started, budget, timer: null };
   app.busy = busy;
   const tick = () => {
     const seconds = (performance.now() - started) / 1000;
-    $("busy-text").textContent = `${request.type}: ${seconds.toFixed(1)} s` + (budget ? ` / ${budget} s` : "");
+    const doing = DOING[request.type] ?? request.type;
+    $("busy-text").textContent = `${doing}: ${seconds.toFixed(1)} s` + (budget ? ` (budget ${budget})` : "");
     show($("busy"), true);
   };
   busy.timer = setTimeout(function again() {
@@ -195,6 +201,13 @@ function openTable(started, mode = null) {
   updateControls();
 }
 
+/** Forget the game `old` replaced at the server too (a session holds a limited number of games). */
+function endTable(old) {
+  if (!old) return;
+  // a game already gone (an expired session) has nothing to forget
+  conn.request({ type: "end_game", game_id: old.game_id }).catch(() => {});
+}
+
 function closeTable() {
   app.table = null;
   app.mode = null;
@@ -233,7 +246,9 @@ async function startGame(event) {
     return;
   }
   try {
+    const old = app.table;
     const started = await call(request);
+    endTable(old);
     openTable(started);
     log(`new game: ${started.game}, ${started.players} seats`, "note");
     await run();
@@ -362,7 +377,8 @@ async function showSeat(seat, playable) {
   const view = reply.view;
   app.shownSeat = seat;
   app.legal = new Set(playable ? view.legal_actions : []);
-  $("who").textContent = `${seatLabel(seat)}${playable ? " — your move" : ""}`;
+  const watching = app.mode !== "play" && !playable;
+  $("who").textContent = `${watching ? "Watching " : ""}${seatLabel(seat)}${playable ? " — your move" : ""}`;
   $("prompt").textContent = view.decision?.prompt ?? t.decision.prompt;
   $("view-json").textContent = JSON.stringify(view, null, 1);
   drawPicture($("picture"), reply.svg ?? null);
@@ -546,7 +562,7 @@ async function hint() {
   app.running = true;
   let reply;
   try {
-    reply = await call(request);
+    reply = await call(request, {}, budget === "" ? null : `${budget} iterations`);
   } catch (error) {
     report(error);
     return;
@@ -592,7 +608,9 @@ async function loadReplay(file) {
     return;
   }
   try {
+    const old = app.table;
     const started = await call({ type: "load_replay", replay: text });
+    endTable(old);
     openTable(started, "replay");
     log(`replay loaded: ${started.replay?.steps ?? "?"} steps`, "note");
     await run();
