@@ -13,7 +13,7 @@ import json
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +123,6 @@ class Clicks:
     buttons: int = 0
     chooser: int = 0
     hints: int = 0
-    pictures_seen: set[str] = field(default_factory=set)
 
     @property
     def total(self) -> int:
@@ -163,8 +162,6 @@ def play_to_end(d: Any, rng: random.Random, *, shoot: Callable[[int, Clicks], No
             pytest.fail(f"the page shows an error after {clicks.total} clicks: {message(d)!r}")
         if shoot is not None:
             shoot(clicks.total, clicks)
-        if all_css(d, "#picture svg"):
-            clicks.pictures_seen.add("picture")
         one_move(d, rng, clicks, "hint-svg" if visible(d, "hint-box") else "picture")
         settle(d)
     return clicks
@@ -207,6 +204,7 @@ def test_a_whole_game_clicked_through(page: Any, game: str, screenshot: Callable
             shots["board"] = True
 
     clicks = play_to_end(d, rng, shoot=shoot)
+    print(f"{game}: {clicks}")  # shown with -s: how the game was played
     result = text(d, "result")
     assert "game over" in result, result
     assert "Seat 0" in result  # each seat's return is listed
@@ -388,3 +386,90 @@ def test_no_error_in_the_console(driver: Any, server_url: str) -> None:
     sources = driver.execute_script(
         "return Array.from(document.querySelectorAll('[src],[href]')).map(e => e.src || e.href)")
     assert all(s.startswith(server_url.rstrip("/")) or s.startswith("data:") for s in sources), sources
+
+
+def test_a_move_made_with_the_keyboard(page: Any) -> None:
+    """A picture's move is reachable without a mouse: focus it, Enter (and Enter in the chooser)."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = page
+    start(d, "police07", {0: "", 1: "heuristic", 2: "heuristic", 3: "heuristic"}, 4, seed=12)
+    target = all_css(d, "#picture svg .act")[0]
+    assert target.get_attribute("tabindex") == "0" and target.get_attribute("role") == "button"
+    before = len(all_css(d, "#log li"))
+    d.execute_script("arguments[0].focus()", target)
+    d.switch_to.active_element.send_keys(Keys.ENTER)
+    if visible(d, "chooser"):
+        assert d.switch_to.active_element.get_attribute("class") == "choice"
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+    settle(d)
+    assert not message(d)
+    assert len(all_css(d, "#log li")) > before
+
+
+def test_stop_halts_thinking_bots_until_resumed(page: Any) -> None:
+    d = page
+    from selenium.webdriver.support.ui import Select
+
+    wait_for(d, lambda: visible(d, "setup") and all_css(d, "#game option"), "the setup form")
+    Select(by_id(d, "game")).select_by_value("police07")
+    for seat in (1, 2, 3):  # search bots with a long think, so Stop has something to stop
+        Select(by_id(d, f"seat-{seat}")).select_by_value("ismcts")
+        Select(by_id(d, f"seat-{seat}-unit")).select_by_value("seconds")
+        by_id(d, f"seat-{seat}-amount").send_keys("20")
+    by_id(d, "seed").send_keys("13")
+    by_id(d, "start-btn").click()
+    wait_for(d, lambda: visible(d, "play"), "the game to start")
+    settle(d)
+    began = time.monotonic()
+    click(d, all_css(d, "#legal button.legal")[0])
+    wait_for(d, lambda: visible(d, "busy"), "the bots to think", timeout=10)
+    assert "the bots are moving" in text(d, "busy-text")
+    click(d, by_id(d, "stop-btn"))
+    wait_for(d, lambda: visible(d, "resume-btn") and idle(d), "the bots to halt")
+    assert time.monotonic() - began < 20, "Stop ended the search early"
+    assert "ismcts" in text(d, "log")  # the stopped search still moved, with what it had
+    assert not message(d)
+    moved = len(all_css(d, "#log li"))
+    click(d, by_id(d, "resume-btn"))  # the next bot thinks again, until stopped once more
+    wait_for(d, lambda: visible(d, "busy"), "the bots to think again", timeout=10)
+    assert not visible(d, "resume-btn")
+    click(d, by_id(d, "stop-btn"))
+    wait_for(d, lambda: visible(d, "resume-btn") and idle(d), "the bots to halt again")
+    assert len(all_css(d, "#log li")) > moved
+
+
+def test_pictures_are_cleaned_before_they_are_shown(page: Any) -> None:
+    """svg.js keeps drawing only: no script, event attribute or link out of the picture survives,
+    and only legal moves become clickable."""
+    d = page
+    wait_for(d, lambda: visible(d, "setup"), "the page")
+    result = d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/static/svg.js').then(({ parseSvg, showSvg }) => {
+          const text = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" '
+            + 'xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10" onload="window.bad=1">'
+            + '<script>window.bad = 2</script><foreignObject><div>x</div></foreignObject>'
+            + '<a xlink:href="javascript:alert(1)"><rect class="act" data-actions=\\'["a","b"]\\' '
+            + 'onclick="window.bad=3" width="1" height="1"/></a><use href="#r"/>'
+            + '<circle class="act" data-actions=\\'["c"]\\' r="1"/></svg>';
+          const svg = parseSvg(text);
+          const holder = document.createElement('div');
+          const chosen = [];
+          const count = showSvg(holder, text, new Set(['a', 'x']), (actions) => chosen.push(actions));
+          holder.querySelector('.act').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+          done({
+            html: svg.outerHTML, viewBox: svg.getAttribute('viewBox'), count, chosen,
+            off: holder.querySelectorAll('.act-off').length, bad: window.bad ?? null,
+          });
+        }, (error) => done({ error: String(error) }));
+    """)
+    assert "error" not in result, result
+    html = result["html"]
+    for gone in ("onload", "onclick", "<script", "foreignObject", "javascript:"):
+        assert gone not in html, (gone, html)
+    assert 'href="#r"' in html  # a link inside the picture stays
+    assert result["viewBox"] == "0 0 10 10"
+    assert result["count"] == 1 and result["off"] == 1  # "c" is not legal: not clickable
+    assert result["chosen"] == [["a"]]  # "b" is not legal either: only "a" is offered
+    assert result["bad"] is None

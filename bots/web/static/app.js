@@ -709,6 +709,7 @@ function wire() {
   $("stop-btn").addEventListener("click", stop);
   $("resume-btn").addEventListener("click", () => {
     app.halted = false;
+    updateControls();
     run();
   });
   $("step-btn").addEventListener("click", step);
