@@ -28,8 +28,8 @@ const app = {
 
 const conn = new Connection({
   onSession: (reply) => { startSession(reply).catch(report); },
-  onClose: () => {
-    setConn("disconnected: reconnecting…", "bad");
+  onClose: (retrying) => {
+    setConn(retrying ? "disconnected: reconnecting…" : "disconnected: reload the page to try again", "bad");
   },
   onUnsolicited: (reply) => {
     if (reply.type === "error") report(new ProtocolError(reply));
@@ -154,6 +154,7 @@ async function startSession(reply) {
     const wanted = app.table?.game_id ?? stored.game_id;
     const found = tables.find((t) => t.game_id === wanted) ?? (wanted ? undefined : tables.at(-1));
     if (found) {
+      message(""); // what a lost connection left on screen is over
       restore(found, stored.mode);
       log(`reconnected to game ${found.game_id}`, "note");
       await run();
@@ -171,6 +172,7 @@ function restore(entry, mode) {
 }
 
 function openTable(started, mode = null) {
+  const same = app.table?.game_id === started.game_id; // a reconnect keeps the log it has
   app.table = {
     game_id: started.game_id, game: started.game, config: started.config, players: started.players,
     seats: started.seats, decision: started.decision, over: started.over,
@@ -190,7 +192,7 @@ function openTable(started, mode = null) {
   app.auto = false;
   app.moves = 0;
   $("game-id").textContent = `${started.game} · ${started.game_id}`;
-  $("log").replaceChildren();
+  if (!same) $("log").replaceChildren();
   clearHint();
   fillViewer();
   fillHintBots();

@@ -18,8 +18,8 @@ export class ClosedError extends Error {}
 
 export class Connection {
   /**
-   * @param {object} handlers  onSession(reply) after each (re)connect, onClose() when the socket
-   *   drops, onUnsolicited(reply) for a reply no request waits for.
+   * @param {object} handlers  onSession(reply) after each (re)connect, onClose(retrying) when the
+   *   socket drops, onUnsolicited(reply) for a reply no request waits for.
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -46,10 +46,11 @@ export class Connection {
       if (this.socket !== socket) return;
       this.socket = null;
       this.failPending();
-      this.handlers.onClose();
       // try again, slower each time: the server may be restarting, or the tab was asleep
       this.retries += 1;
-      if (this.retries <= 8) setTimeout(() => this.connect(), Math.min(500 * this.retries, 4000));
+      const retry = this.retries <= 8;
+      this.handlers.onClose(retry);
+      if (retry) setTimeout(() => this.connect(), Math.min(500 * this.retries, 4000));
     });
   }
 
