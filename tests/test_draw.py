@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bots import hint
+from bots import hint, svg
 from bots.base import Advice, RankedAction
 from bots.cli import main
 from bots.police07 import draw
@@ -260,7 +260,7 @@ def test_png_is_written_with_cairosvg(tmp_path: Path) -> None:
 def test_png_without_a_converter_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(draw, "_cairosvg", lambda: None)
+    monkeypatch.setattr(svg, "_cairosvg", lambda: None)  # the converter lives in bots/svg.py
     monkeypatch.setattr("shutil.which", lambda name: None)
     with pytest.raises(ConfigError, match="pip install cairosvg"):
         draw.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
@@ -272,7 +272,7 @@ def test_a_convert_that_is_not_imagemagick_is_not_used(
     impostor = tmp_path / "convert"
     impostor.write_text("#!/bin/sh\necho 'convert: not the image tool' >&2\nexit 1\n")
     impostor.chmod(0o755)
-    monkeypatch.setattr(draw, "_cairosvg", lambda: None)
+    monkeypatch.setattr(svg, "_cairosvg", lambda: None)  # the converter lives in bots/svg.py
     monkeypatch.setattr("shutil.which", lambda name: str(impostor) if name == "convert" else None)
     with pytest.raises(ConfigError, match="no SVG-to-PNG converter"):
         draw.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
@@ -305,7 +305,7 @@ def test_rsvg_convert_gets_the_svg_on_stdin_and_its_errors_are_reported(
         'while [ $# -gt 0 ]; do if [ "$1" = --output ]; then printf %s "$body" > "$2"; fi; shift; done\n'
     )
     fake.chmod(0o755)
-    monkeypatch.setattr(draw, "_cairosvg", lambda: None)
+    monkeypatch.setattr(svg, "_cairosvg", lambda: None)  # the converter lives in bots/svg.py
     monkeypatch.setattr("shutil.which", lambda name: str(fake) if name == "rsvg-convert" else None)
     draw.svg_to_png("<svg/>", tmp_path / "ok.png")
     assert (tmp_path / "ok.png").read_text() == "<svg/>"

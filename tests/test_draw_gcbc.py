@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import xml.etree.ElementTree as ET
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,15 +17,22 @@ import numpy as np
 import pytest
 
 from bots import hint
-from bots.base import Advice, RankedAction
-from bots.cli import main
+from bots.base import Advice
 from bots.gcbc.draw import render_svg
-from solver.core import ConfigError, Game, State, View
-from solver.games import load
+from solver.core import Game, State, View
 from solver.games.gcbc.deal import INTEGRITY_NAMES
 from solver.search.ismcts import Budget
+from tests.drawing_helpers import (
+    NS,
+    check_deterministic_and_checked,
+    classes,
+    clickable,
+    hint_picture,
+    parse_svg,
+    seeded_games,
+    text_of,
+)
 
-NS = "{http://www.w3.org/2000/svg}"
 #: (players, seed, most decisions) of the random games (seeds whose games are not the longest, to keep
 #: the file under ~20 s: a view's history grows with the game, and so does its cost)
 GAMES = [(4, 1, None), (5, 2, None), (6, 5, None), (7, 8, None), (8, 11, 300)]
@@ -35,54 +40,9 @@ GAMES = [(4, 1, None), (5, 2, None), (6, 5, None), (7, 8, None), (8, 11, 300)]
 UNPLACED = {"pass"}
 
 
-def random_positions(game: Game, seed: int, stop: int | None = None) -> list[tuple[State, View]]:
-    """Every decision of one game of random legal moves (chance by its probabilities) as (state, view of
-    the seat to act), its first ``stop`` decisions at most, and the end as every seat sees it."""
-    state = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    out: list[tuple[State, View]] = []
-    while not state.is_terminal() and (stop is None or len(out) < stop):
-        seat = state.current_player()
-        if seat < 0:
-            outcomes = state.chance_outcomes()
-            p = np.array([w for _, w in outcomes], dtype=float)
-            state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
-            continue
-        view = state.view(seat)
-        out.append((state.clone(), view))
-        state.apply(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
-    if state.is_terminal():
-        out.extend((state.clone(), state.view(s)) for s in range(game.num_players))
-    return out
-
-
 @cache
 def _games() -> tuple[tuple[Game, tuple[tuple[State, View], ...]], ...]:
-    games = [load("gcbc", players=n) for n, _, _ in GAMES]
-    return tuple(
-        (g, tuple(random_positions(g, seed, stop))) for g, (_, seed, stop) in zip(games, GAMES, strict=True)
-    )
-
-
-def parse_svg(svg: str) -> ET.Element:
-    """The document's root, after checking the XML declaration and the SVG namespace."""
-    assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')
-    return ET.fromstring(svg.split("?>", 1)[1])
-
-
-def classes(el: ET.Element) -> list[str]:
-    """The element's classes."""
-    return el.attrib.get("class", "").split()
-
-
-def clickable(root: ET.Element) -> list[tuple[ET.Element, list[str]]]:
-    """Every ``act`` element with the action texts it carries."""
-    return [(el, json.loads(el.attrib["data-actions"])) for el in root.iter() if "act" in classes(el)]
-
-
-def text_of(el: ET.Element) -> str:
-    """All text drawn inside ``el``."""
-    return " ".join("".join(t.itertext()) for t in el.iter(f"{NS}text"))
+    return seeded_games("gcbc", GAMES)
 
 
 def test_every_view_parses_and_marks_only_legal_actions() -> None:
@@ -297,34 +257,9 @@ def hint_marginals(game: Game, view: View) -> list[dict[str, Any]]:
     return marginals_for(game, view)
 
 
-def check_deterministic_and_checked(render: Callable[..., str], game: Game, view: View, action: str) -> None:
-    """The same view draws the same text; advice for another seat and another game's view are refused."""
-    assert render(game, view) == render(game, view)
-    other = (view.seat + 1) % game.num_players
-    with pytest.raises(ConfigError, match="advice is for seat"):
-        render(game, view, Advice(other, (RankedAction(game.str_to_action(action), action, 0.0, ""),)))
-    police = load("police07", players=4)
-    with pytest.raises(ConfigError):
-        render(police, police.new_initial_state().view(0))
-
-
 def test_deterministic_and_checked() -> None:
     game, positions = _games()[3]
     check_deterministic_and_checked(render_svg, game, positions[40][1], "pass")
-
-
-def hint_picture(state: State, bot: str, folder: Path) -> ET.Element:
-    """``copsolver hint GAME position.json --bot BOT --svg`` on ``state``: the picture, checked to mark
-    only legal actions and to name a legal best move."""
-    path, out = folder / "position.json", folder / "hint.svg"
-    path.write_text(json.dumps(state.to_json()), encoding="utf-8")
-    assert main(["hint", state.game.name, str(path), "--bot", bot, "--svg", str(out)]) == 0
-    root = parse_svg(out.read_text(encoding="utf-8"))
-    legal = set(state.view(state.current_player()).to_json()["legal_actions"])
-    assert {a for _, acts in clickable(root) for a in acts} <= legal
-    best = root.find(f".//{NS}g[@id='best-move']")
-    assert best is not None and best.attrib["data-action"] in legal
-    return root
 
 
 def test_copsolver_hint_draws_a_position(tmp_path: Path) -> None:

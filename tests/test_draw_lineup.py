@@ -18,18 +18,17 @@ from bots import hint
 from bots.lineup.draw import render_svg
 from bots.lineup.hint import lines
 from solver.core import Game, State, View
-from solver.games import load
-from tests.test_draw_gcbc import (
+from tests.drawing_helpers import (
+    NS,
     check_deterministic_and_checked,
     classes,
     clickable,
     hint_picture,
     parse_svg,
-    random_positions,
+    seeded_games,
     text_of,
 )
 
-NS = "{http://www.w3.org/2000/svg}"
 #: (players, seed, most decisions) of the random games
 GAMES = [(2, 1, 300), (3, 2, 300), (4, 3, 250), (5, 4, 250), (6, 5, 250)]
 #: every legal action but these has a place on the picture (docs: bots/lineup/draw.py)
@@ -38,10 +37,7 @@ UNPLACED = {"end"}
 
 @cache
 def _games() -> tuple[tuple[Game, tuple[tuple[State, View], ...]], ...]:
-    games = [load("lineup", players=n) for n, _, _ in GAMES]
-    return tuple(
-        (g, tuple(random_positions(g, seed, stop))) for g, (_, seed, stop) in zip(games, GAMES, strict=True)
-    )
+    return seeded_games("lineup", GAMES)
 
 
 def test_every_view_parses_and_marks_only_legal_actions() -> None:

@@ -76,9 +76,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
+from bots import svg
 from bots.base import Advice
 from bots.escape import route_plan
 from bots.escape.display import (
@@ -90,11 +92,11 @@ from bots.escape.display import (
     part_text,
     tiles_by_name,
 )
-from bots.police07.draw import actions_attr
-from bots.police07.draw import svg_to_png as svg_to_png  # re-exported: the one SVG-to-PNG converter
-from solver.core import ConfigError, Game, View
+from bots.svg import BEST, actions_attr, num
+from solver.core import Game, View
 from solver.games.escape import codec, executive
 from solver.games.escape.city import BUSINESS, GANG, MAX_MP, SAFE_HOUSE, LandType, Layout, reachable
+from solver.games.escape.rules import EscapeGame
 from solver.plan.escape_route import SCALE
 
 #: Centre-to-corner size of a drawn tile, and the margins around the city.
@@ -102,14 +104,13 @@ R: Final = 70.0
 _PAD: Final = 30.0
 _HEADER: Final = 70.0
 _FOOTER: Final = 40.0
-_FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
 _LAND: Final = {LandType.INDUSTRIAL: "#b9ab95", LandType.COMMERCIAL: "#f3cf7a",
                 LandType.RESIDENTIAL: "#a6d68f", LandType.WATER: "#86bde8"}
 _OFFICER: Final = {"county": "#2a5caa", "federal": "#3a3a3a", "swat": "#c0392b"}
 #: Pawn colours (colour-blind-safe, none of them a Land colour); Sandra is black.
 _PAWNS: Final = ("#009e73", "#7b3fa0", "#e6007e", "#8c6d1f", "#0072b2")
 _SANDRA: Final = "#111111"
-_ADVICE: Final = "#e6007e"
+_ADVICE: Final = BEST
 #: the outline of what a click plays
 _ACT: Final = "#d95f02"
 #: the route plan's line and stop numbers
@@ -118,8 +119,8 @@ _SHORT: Final = {"business": "B", "safe_house": "SH", "gang": "G", "store": "St"
                  "church": "Ch", "hospital": "H", "exit": "X", "subway": "Sub", "heliport": "Hel"}
 
 
-def _num(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".")
+#: A ``<text>`` centred on (x, y), as every label on the city is.
+_text = partial(svg.text, anchor="middle")
 
 
 def _centre(q: int, r: int) -> tuple[float, float]:
@@ -133,13 +134,7 @@ def _corner(cx: float, cy: float, degrees: float, size: float = R) -> tuple[floa
 
 
 def _hexagon(cx: float, cy: float, size: float = R) -> str:
-    return " ".join(f"{_num(x)},{_num(y)}" for x, y in (_corner(cx, cy, 60 * i - 30, size) for i in range(6)))
-
-
-def _text(x: float, y: float, body: str, size: float, **attrs: str) -> str:
-    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
-    return (f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" text-anchor="middle"{extra}>'
-            f"{escape(body)}</text>")
+    return " ".join(f"{num(x)},{num(y)}" for x, y in (_corner(cx, cy, 60 * i - 30, size) for i in range(6)))
 
 
 def location_spots(game: Game, data: dict[str, Any]) -> dict[int, tuple[float, float]]:
@@ -322,10 +317,7 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
     ``weights`` is accepted for the ``copsolver hint`` interface and ignored (Escape Plan has no
     hidden position to shade). ConfigError for a view of another game or advice for another seat.
     """
-    if game.name != "escape" or view.game.name != "escape":
-        raise ConfigError(f"the Escape Plan drawing cannot draw a {view.game.name} view")
-    if advice is not None and advice.seat != view.seat:
-        raise ConfigError(f"draw: the advice is for seat {advice.seat}, the view is seat {view.seat}'s")
+    svg.drawable(game, EscapeGame, view, "Escape Plan", advice)
     data = view.to_json()
     city = city_of(game)
     tiles = tiles_by_name(game)
@@ -345,11 +337,7 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
     width = max(xs) - min(xs) + 2 * (R + _PAD)
     height = max(ys) - min(ys) + 2 * (R + _PAD) + _HEADER + _FOOTER
     width = max(width, 720.0)  # room for the legend lines
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_num(left)} {_num(top)} {_num(width)} '
-           f'{_num(height)}" width="{_num(width)}" height="{_num(height)}" font-family="{_FONT}">',
-           f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(width)}" height="{_num(height)}" '
-           'fill="#ffffff"/>']
+    out = svg.document(width, height, left, top)
     # tiles: six wedges in their zones' Land colours
     out.append('<g id="tiles">')
     for (cx, cy), (q, r, name, rot) in cells:
@@ -359,8 +347,8 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
             zone = tile.zones[tile.edges[(d - rot) % 6]]
             a, b = _corner(cx, cy, 60 * d - 30), _corner(cx, cy, 60 * d + 30)
             land = LandType(zone.type)
-            out.append(f'<polygon class="land {land.name.lower()}" points="{_num(cx)},{_num(cy)} '
-                       f'{_num(a[0])},{_num(a[1])} {_num(b[0])},{_num(b[1])}" fill="{_LAND[land]}"/>')
+            out.append(f'<polygon class="land {land.name.lower()}" points="{num(cx)},{num(cy)} '
+                       f'{num(a[0])},{num(a[1])} {num(b[0])},{num(b[1])}" fill="{_LAND[land]}"/>')
             if zone.ferry:
                 fx, fy = _corner(cx, cy, 60 * d, 0.72 * R)
                 out.append(_text(fx, fy + 3, "ferry", 8, fill="#123a5c"))
@@ -396,11 +384,11 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
         cls, act, ring = kind, "", ""
         if loc in places.locations:
             cls, act = f"{kind} act", f" {actions_attr(places.locations[loc])}"
-            ring = (f'<circle class="target" cx="{_num(x)}" cy="{_num(y)}" r="17" fill="none" '
+            ring = (f'<circle class="target" cx="{num(x)}" cy="{num(y)}" r="17" fill="none" '
                     f'stroke="{_ACT}" stroke-width="3"/>')
         out.append(f'<g class="location {cls}" data-location={quoteattr(names[loc])}{act}>'
                    f"<title>{escape(names[loc])}</title>" + ring
-                   + f'<circle cx="{_num(x)}" cy="{_num(y)}" r="13" fill="#ffffff" stroke="{stroke}" '
+                   + f'<circle cx="{num(x)}" cy="{num(y)}" r="13" fill="#ffffff" stroke="{stroke}" '
                    f'stroke-width="{3 if kind == "exit" else 1.2}"/>'
                    + _text(x, y + 3.5, _label(game, data, loc), 9) + "</g>")
     out.append("</g>")
@@ -417,8 +405,7 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
                 cls, act = f"{cop} act", f" {actions_attr(texts)}"
                 edge = f' stroke="{_ACT}" stroke-width="3"'
             out.append(f'<g class="officer {cls}" data-tile={quoteattr(name)}{act}>'
-                       f'<rect x="{_num(x - 7)}" y="{_num(y - 7)}" width="14" height="14" '
-                       f'fill="{_OFFICER[cop]}"{edge}/>'
+                       + svg.rect(x - 7, y - 7, 14, 14, f'fill="{_OFFICER[cop]}"{edge}')
                        + _text(x, y + 3.5, OFFICER_LETTERS[cop], 9, fill="#ffffff") + "</g>")
     out.append("</g>")
     if advice is not None:  # the plan is the hint's belief; the position alone has none
@@ -439,10 +426,10 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
         sandra = pawn == game.num_players
         colour = _SANDRA if sandra else _PAWNS[pawn % len(_PAWNS)]
         hit = "" if pawn not in places.pawns else (
-            f'<circle class="act" {actions_attr(places.pawns[pawn])} cx="{_num(x)}" cy="{_num(y)}" r="11" '
+            f'<circle class="act" {actions_attr(places.pawns[pawn])} cx="{num(x)}" cy="{num(y)}" r="11" '
             f'fill="#ffffff" fill-opacity="0" stroke="{_ACT}" stroke-width="3"/>')
         out.append(f'<g class="pawn" data-pawn="{pawn}" data-location={quoteattr(where)}>'
-                   f'<circle cx="{_num(x)}" cy="{_num(y)}" r="7.5" fill="{colour}" stroke="#ffffff"/>'
+                   f'<circle cx="{num(x)}" cy="{num(y)}" r="7.5" fill="{colour}" stroke="#ffffff"/>'
                    + _text(x, y + 3, "S" if sandra else str(pawn), 8, fill="#ffffff", font_weight="bold")
                    + hit + "</g>")
     out.append("</g>")
@@ -466,12 +453,12 @@ def _plan_route(game: Game, view: View, spots: dict[int, tuple[float, float]]) -
         for loc in step.path:
             if here in spots and loc in spots:
                 (x1, y1), (x2, y2) = spots[here], spots[loc]
-                out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+                out.append(f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
                            f'stroke="{_PLAN}" stroke-width="3" stroke-dasharray="6 4" opacity="0.85"/>')
             here = loc
         if dest in spots:
             x, y = spots[dest]
-            out.append(f'<circle cx="{_num(x + 14)}" cy="{_num(y - 14)}" r="8" fill="{_PLAN}"/>'
+            out.append(f'<circle cx="{num(x + 14)}" cy="{num(y - 14)}" r="8" fill="{_PLAN}"/>'
                        + _text(x + 14, y - 11, str(i), 9, fill="#ffffff", font_weight="bold"))
         out.append("</g>")
     out.append("</g>")
@@ -503,9 +490,9 @@ def _best_move(game: Game, view: View, best: Any, spots: dict[int, tuple[float, 
         start = names.index(data["location"][view.seat])
         x1, y1 = spots.get(start, spots[dest])
         x2, y2 = spots[dest]
-        body.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+        body.append(f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
                     f'stroke="{_ADVICE}" stroke-width="4" stroke-linecap="round" marker-end="url(#arrow)"/>')
-        body.append(f'<circle class="destination" cx="{_num(x2)}" cy="{_num(y2)}" r="19" fill="none" '
+        body.append(f'<circle class="destination" cx="{num(x2)}" cy="{num(y2)}" r="19" fill="none" '
                     f'stroke="{_ADVICE}" stroke-width="3"/>')
     elif target_cell is not None:
         attrs += f' data-cell="{target_cell[0]},{target_cell[1]}"'
@@ -535,18 +522,16 @@ def _legend(game: Game, view: View, advice: Advice | None, best: Any, places: Pl
              + (", ".join(map(str, open_exits(data))) or "none")]
     out = ['<g id="legend">']
     for i, line in enumerate(lines):
-        out.append(f'<text x="{_num(x)}" y="{_num(top + 20 + 18 * i)}" font-size="{14 if i == 0 else 12}">'
-                   f"{escape(line)}</text>")
+        out.append(svg.text(x, top + 20 + 18 * i, line, 14 if i == 0 else 12, None))
     y = top + height - 16.0
     keys = [(_LAND[t], t.name.lower()) for t in LandType] + [(c, k) for k, c in _OFFICER.items()]
     for i, (colour, label) in enumerate(keys):
         kx = x + 88.0 * i
-        out.append(f'<rect x="{_num(kx)}" y="{_num(y - 10)}" width="12" height="12" fill="{colour}"/>')
-        out.append(f'<text x="{_num(kx + 16)}" y="{_num(y)}" font-size="10">{escape(label)}</text>')
+        out.append(svg.rect(kx, y - 10, 12, 12, f'fill="{colour}"'))
+        out.append(svg.text(kx + 16, y, label, 10, None))
     sandra = "; S: Sandra" if game.num_players == 2 else ""
     plan = "; blue dashes: your route plan, its stops numbered" if advice is not None else ""
-    out.append(f'<text x="{_num(x)}" y="{_num(y + 14)}" font-size="10">pawns show their seat numbers'
-               f"{sandra}; exits ringed green open, red closed; B3 = Business 3, SH1 = Safe House 1, "
-               f"G2 = gang of 2{plan}</text>")
+    out.append(svg.text(x, y + 14, f"pawns show their seat numbers{sandra}; exits ringed green open, red "
+                        f"closed; B3 = Business 3, SH1 = Safe House 1, G2 = gang of 2{plan}", 10, None))
     out.append("</g>")
     return out

@@ -35,8 +35,8 @@ P(Kingpin), from ``advice.belief``: the search bot's ``marginals`` (with per-car
 the unknown cards), else the heuristic's ``seats`` estimate, else the exact posterior of the view
 (:func:`bots.gcbc.hint.marginals_for`, what the hint text prints).
 
-The small SVG helpers (:func:`svg_num`, :func:`svg_text`, :func:`act_group`, :func:`advised_ring`) are
-shared with the LineUp drawing.
+The SVG primitives (numbers, text, rectangles, the clickable groups and the advised outline) are
+:mod:`bots.svg`'s, shared by every game's drawing.
 
 SVG structure (what tests and the web page may rely on)::
 
@@ -55,16 +55,17 @@ SVG structure (what tests and the web page may rely on)::
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
+from bots import svg
 from bots.base import Advice
-from solver.core import ConfigError, Game, View
+from bots.svg import BEST, act_group, advised_ring
+from solver.core import Game, View
 
 WIDTH: Final = 960.0
 HEIGHT: Final = 920.0
@@ -78,8 +79,6 @@ _CARD_W: Final = 44.0
 _CARD_H: Final = 62.0
 _BELIEF_H: Final = 38.0
 _HAND_Y: Final = 792.0
-_FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
-_BEST: Final = "#e6007e"
 _HONEST: Final = "#2f6fc4"
 _CROOKED: Final = "#c0392b"
 #: per Integrity card: fill face up, pale fill when known face down, letter
@@ -90,36 +89,6 @@ _CARD_STYLE: Final = {
     "kingpin": ("#6e1410", "#dcb6b3", "K"),
 }
 _LETTER: Final = {name: style[2] for name, style in _CARD_STYLE.items()}
-
-
-def svg_num(x: float) -> str:
-    """A coordinate as short, stable text (one decimal at most)."""
-    text = f"{x:.1f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def svg_text(x: float, y: float, body: str, size: float, anchor: str = "start", **attrs: str) -> str:
-    """A ``<text>`` element; ``attrs`` are further attributes, ``_`` written ``-`` (``font_weight``)."""
-    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
-    return (
-        f'<text x="{svg_num(x)}" y="{svg_num(y)}" font-size="{svg_num(size)}" text-anchor="{anchor}"{extra}>'
-        f"{escape(body)}</text>"
-    )
-
-
-def act_group(kind: str, actions: Sequence[str], best: str | None, extra: str = "") -> str:
-    """The opening tag of a group of class ``kind``: clickable (``act``) when it carries actions,
-    ``best`` when the advised action is among them."""
-    classes = kind + (" act" if actions else "") + (" best" if best is not None and best in actions else "")
-    data = f" data-actions={quoteattr(json.dumps(list(actions)))}" if actions else ""
-    return f"<g class={quoteattr(classes)}{extra}{data}>"
-
-
-def advised_ring(x: float, y: float, w: float, h: float, actions: Sequence[str], best: str | None) -> str:
-    """The advised move's outline around an element that carries it (nothing otherwise)."""
-    if best is None or best not in actions:
-        return ""
-    return svg_rect(x - 4, y - 4, w + 8, h + 8, f'rx="7" fill="none" stroke="{_BEST}" stroke-width="4"')
 
 
 @dataclass(frozen=True)
@@ -169,11 +138,6 @@ def _panel_centre(k: int, n: int) -> tuple[float, float]:
     return _CX - _RX * math.sin(angle), _CY + _RY * math.cos(angle)
 
 
-def svg_rect(x: float, y: float, w: float, h: float, attrs: str = "") -> str:
-    """A ``<rect>`` at (x, y) of size w x h, with further ``attrs`` written as they are."""
-    return f'<rect x="{svg_num(x)}" y="{svg_num(y)}" width="{svg_num(w)}" height="{svg_num(h)}" {attrs}/>'
-
-
 def _exit(box: tuple[float, float, float, float], x: float, y: float, dx: float, dy: float) -> float:
     """How far along (dx, dy) from (x, y), inside ``box`` (left, top, right, bottom), its edge is, as a
     fraction of (dx, dy)."""
@@ -190,12 +154,12 @@ def _arrow(a: tuple[float, float], b: tuple[float, float], colour: str, width: f
     head = min(14.0, length * 0.5)
     bx, by = b[0] - ux * head, b[1] - uy * head
     tip = (
-        f"{svg_num(b[0])},{svg_num(b[1])} {svg_num(bx - uy * head * 0.5)},{svg_num(by + ux * head * 0.5)} "
-        f"{svg_num(bx + uy * head * 0.5)},{svg_num(by - ux * head * 0.5)}"
+        f"{svg.num(b[0])},{svg.num(b[1])} {svg.num(bx - uy * head * 0.5)},{svg.num(by + ux * head * 0.5)} "
+        f"{svg.num(bx + uy * head * 0.5)},{svg.num(by - ux * head * 0.5)}"
     )
     return (
-        f'<line x1="{svg_num(a[0])}" y1="{svg_num(a[1])}" x2="{svg_num(bx)}" y2="{svg_num(by)}" '
-        f'stroke="{colour}" stroke-width="{svg_num(width)}" stroke-linecap="round"/>'
+        f'<line x1="{svg.num(a[0])}" y1="{svg.num(a[1])}" x2="{svg.num(bx)}" y2="{svg.num(by)}" '
+        f'stroke="{colour}" stroke-width="{svg.num(width)}" stroke-linecap="round"/>'
         f'<polygon points="{tip}" fill="{colour}"/>'
     )
 
@@ -203,7 +167,7 @@ def _arrow(a: tuple[float, float], b: tuple[float, float], colour: str, width: f
 def _gun(x: float, y: float, colour: str = "#333333") -> str:
     """A small pistol glyph with its top-left corner at (x, y), pointing right."""
     pts = [(0, 0), (26, 0), (26, 6), (11, 6), (9, 15), (3, 15), (4, 6), (0, 6)]
-    points = " ".join(f"{svg_num(x + a)},{svg_num(y + b)}" for a, b in pts)
+    points = " ".join(f"{svg.num(x + a)},{svg.num(y + b)}" for a, b in pts)
     return f'<polygon points="{points}" fill="{colour}"/>'
 
 
@@ -250,10 +214,7 @@ def render_svg(
     from bots.gcbc.heuristic import read_view
     from solver.games.gcbc.rules import GCBCGame
 
-    if not isinstance(game, GCBCGame) or view.game.name != "gcbc":
-        raise ConfigError(f"the Good Cop Bad Cop drawing cannot draw a {view.game.name} view")
-    if advice is not None and advice.seat != view.seat:
-        raise ConfigError(f"draw: the advice is for seat {advice.seat}, the view is seat {view.seat}'s")
+    game = svg.drawable(game, GCBCGame, view, "Good Cop Bad Cop", advice)
     data: dict[str, Any] = view.to_json()
     me = view.seat
     players = data["players"]
@@ -268,11 +229,8 @@ def render_svg(
     centres = {s: _panel_centre((s - me) % n, n) for s in range(n)}
 
     out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{svg_num(WIDTH)}" height="{svg_num(HEIGHT)}" '
-        f'viewBox="0 0 {svg_num(WIDTH)} {svg_num(HEIGHT)}" font-family={quoteattr(_FONT)}>',
-        f'<rect x="0" y="0" width="{svg_num(WIDTH)}" height="{svg_num(HEIGHT)}" fill="#ffffff"/>',
-        f'<ellipse cx="{svg_num(_CX)}" cy="{svg_num(_CY)}" rx="{svg_num(_RX - 40)}" ry="{svg_num(_RY - 40)}" '
+        *svg.document(WIDTH, HEIGHT),
+        f'<ellipse cx="{svg.num(_CX)}" cy="{svg.num(_CY)}" rx="{svg.num(_RX - 40)}" ry="{svg.num(_RY - 40)}" '
         'fill="#eef3ea" stroke="#c8d3c0"/>',
     ]
     out += _centre(data, places, best)
@@ -295,10 +253,10 @@ def _centre(data: dict[str, Any], places: dict[str, list[str]], best: str | None
     acts = places.get("guns", [])
     x, y = _CX - 120.0, _CY - 58.0
     out.append(act_group("guns", acts, best, f' data-count="{guns}"'))
-    out.append(svg_rect(x, y, 110, 70, 'rx="8" fill="#ffffff" stroke="#888888"'))
+    out.append(svg.rect(x, y, 110, 70, 'rx="8" fill="#ffffff" stroke="#888888"'))
     for i in range(guns):
         out.append(_gun(x + 14 + 46 * (i % 2), y + 6 + 20 * (i // 2)))
-    out.append(svg_text(x + 55, y + 58, f"Guns in the centre: {guns}", 10, "middle"))
+    out.append(svg.text(x + 55, y + 58, f"Guns in the centre: {guns}", 10, "middle"))
     out.append(advised_ring(x, y, 110, 70, acts, best) + "</g>")
     unseen = int(data["deck"]["unseen"])
     acts = places.get("deck", [])
@@ -306,27 +264,27 @@ def _centre(data: dict[str, Any], places: dict[str, list[str]], best: str | None
     out.append(act_group("deck", acts, best, f' data-unseen="{unseen}"'))
     for i in range(3):
         out.append(
-            f'<rect x="{svg_num(x + 36 + 3 * i)}" y="{svg_num(y + 4 - 3 * i)}" width="36" height="48" rx="4" '
+            f'<rect x="{svg.num(x + 36 + 3 * i)}" y="{svg.num(y + 4 - 3 * i)}" width="36" height="48" rx="4" '
             'fill="#7d5a3c" stroke="#ffffff"/>'
         )
-    out.append(svg_rect(x, y, 110, 70, 'rx="8" fill="none" stroke="#888888"'))
-    out.append(svg_text(x + 55, y + 66, f"Equipment deck: {unseen}", 10, "middle"))
+    out.append(svg.rect(x, y, 110, 70, 'rx="8" fill="none" stroke="#888888"'))
+    out.append(svg.text(x + 55, y + 66, f"Equipment deck: {unseen}", 10, "middle"))
     out.append(advised_ring(x, y, 110, 70, acts, best) + "</g>")
     announced = data.get("announced")
     line = f"Announced: {announced}" if announced else f"Turn {data['turn']}"
     if data.get("active") is not None:
         line += f" (seat {data['active']}'s turn)"
-    out.append(svg_text(_CX, _CY + 40, line, 12, "middle", fill="#333333"))
+    out.append(svg.text(_CX, _CY + 40, line, 12, "middle", fill="#333333"))
     if data.get("winner"):
         out.append(
-            svg_text(
+            svg.text(
                 _CX,
                 _CY + 60,
                 f"Winner: {data['winner']} ({data.get('reason', '')})"[:60],
                 12,
                 "middle",
                 font_weight="bold",
-                fill=_BEST,
+                fill=BEST,
             )
         )
     out.append("</g>")
@@ -387,36 +345,36 @@ def _player(
     stroke, width = ("#d4a017", 4.0) if active else ("#555555", 1.5)
     out.append(act_group("seat-panel", acts, best))
     out.append(
-        svg_rect(
+        svg.rect(
             px, py, _PANEL_W, _PANEL_H, f'rx="9" fill="{fill}" stroke="{stroke}" stroke-width="{width:g}"'
         )
     )
     name = f"seat {s}" + (" (you)" if s == me else "")
-    out.append(svg_text(px + 8, py + 17, name, 13, font_weight="bold"))
+    out.append(svg.text(px + 8, py + 17, name, 13, font_weight="bold"))
     status = "out" if not p["alive"] else "wounded" if p["wounded"] else ""
     if data["decision"].get("seat") == s and not data.get("winner"):
         status = (status + " · to act").strip(" ·")
     if status:
         out.append(
-            svg_text(px + _PANEL_W - 8, py + 17, status, 11, "end", fill="#b03000", font_weight="bold")
+            svg.text(px + _PANEL_W - 8, py + 17, status, 11, "end", fill="#b03000", font_weight="bold")
         )
     if p["inverted"]:
-        out.append(svg_text(px + 8, py + _PANEL_H - 5, "inverted (Planted Evidence)", 9, fill="#7b3fa0"))
+        out.append(svg.text(px + 8, py + _PANEL_H - 5, "inverted (Planted Evidence)", 9, fill="#7b3fa0"))
     # right column: Gun and aim, Equipment count
     gx = px + _PANEL_W - 50
     if p["gun"]:
         out.append(_gun(gx + 4, py + 30))
-        out.append(svg_text(gx + 22, py + 60, f"aims at {aim}", 9, "middle"))
+        out.append(svg.text(gx + 22, py + 60, f"aims at {aim}", 9, "middle"))
     out.append(
-        f'<rect x="{svg_num(gx + 4)}" y="{svg_num(py + 68)}" width="16" height="22" rx="2" fill="#7d5a3c"/>'
+        f'<rect x="{svg.num(gx + 4)}" y="{svg.num(py + 68)}" width="16" height="22" rx="2" fill="#7d5a3c"/>'
     )
-    out.append(svg_text(gx + 24, py + 84, f"×{p['equipment']}", 11))
+    out.append(svg.text(gx + 24, py + 84, f"×{p['equipment']}", 11))
     out.append(f"<title>{escape(name)}: {p['equipment']} Equipment card(s)</title>")
     out.append(advised_ring(px, py, _PANEL_W, _PANEL_H, acts, best) + "</g>")
     if s == me and "shoot" in places and p["gun"]:
         shoot = places["shoot"]
         out.append(
-            act_group("own-gun", shoot, best) + f'<rect x="{svg_num(gx)}" y="{svg_num(py + 26)}" width="36" '
+            act_group("own-gun", shoot, best) + f'<rect x="{svg.num(gx)}" y="{svg.num(py + 26)}" width="36" '
             'height="24" fill="#ffffff" fill-opacity="0"/>'
             + _gun(gx + 4, py + 30, "#8b1a1a")
             + advised_ring(gx, py + 26, 36, 24, shoot, best)
@@ -452,7 +410,7 @@ def _card(
     if name is not None:
         extra += f" data-card={quoteattr(name)}"
     out = [act_group("icard", acts, best, extra)]
-    box = f'x="{svg_num(x)}" y="{svg_num(y)}" width="{svg_num(_CARD_W)}" height="{svg_num(_CARD_H)}" rx="4"'
+    box = f'x="{svg.num(x)}" y="{svg.num(y)}" width="{svg.num(_CARD_W)}" height="{svg.num(_CARD_H)}" rx="4"'
     if name is not None:
         full, pale, letter = _CARD_STYLE[name]
         if face_up:
@@ -461,11 +419,11 @@ def _card(
         else:
             out.append(f'<rect {box} fill="{pale}" stroke="{full}" stroke-width="2" stroke-dasharray="4 3"/>')
             ink = full
-        out.append(svg_text(x + _CARD_W / 2, y + 30, letter, 22, "middle", fill=ink, font_weight="bold"))
-        out.append(svg_text(x + _CARD_W / 2, y + 44, name, 8, "middle", fill=ink))
+        out.append(svg.text(x + _CARD_W / 2, y + 30, letter, 22, "middle", fill=ink, font_weight="bold"))
+        out.append(svg.text(x + _CARD_W / 2, y + 44, name, 8, "middle", fill=ink))
         note = "face up" if face_up else "yours, down" if own else "seen by you"
         out.append(
-            svg_text(
+            svg.text(
                 x + _CARD_W / 2,
                 y + 56,
                 "" if face_up else ("yours" if own else "seen"),
@@ -478,14 +436,14 @@ def _card(
     else:
         out.append(f'<rect {box} fill="#5d6d7e" stroke="#222222"/>')
         out.append(
-            f'<rect x="{svg_num(x + 5)}" y="{svg_num(y + 5)}" width="{svg_num(_CARD_W - 10)}" '
-            f'height="{svg_num(_CARD_H - 10)}" rx="3" fill="none" stroke="#aeb6bf"/>'
+            f'<rect x="{svg.num(x + 5)}" y="{svg.num(y + 5)}" width="{svg.num(_CARD_W - 10)}" '
+            f'height="{svg.num(_CARD_H - 10)}" rx="3" fill="none" stroke="#aeb6bf"/>'
         )
-        out.append(svg_text(x + _CARD_W / 2, y + 30, "?", 18, "middle", fill="#ffffff"))
+        out.append(svg.text(x + _CARD_W / 2, y + 30, "?", 18, "middle", fill="#ffffff"))
         if dist:
             top = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))[0]
             out.append(
-                svg_text(
+                svg.text(
                     x + _CARD_W / 2,
                     y + 52,
                     f"{_LETTER.get(top[0], '?')} {100 * top[1]:.0f}%",
@@ -507,16 +465,16 @@ def _belief(x: float, y: float, seat: int, b: _Belief, own: bool) -> list[str]:
     out = [
         f'<g class="belief" data-seat="{seat}" data-p-honest="{b.p_honest:.3f}" '
         f'data-p-agent="{b.p_agent:.3f}" data-p-kingpin="{b.p_kingpin:.3f}">',
-        svg_rect(x, y, w * honest, 10, f'fill="{_HONEST}"'),
-        svg_rect(x + w * honest, y, w * (1 - honest), 10, f'fill="{_CROOKED}"'),
-        svg_rect(x, y, w, 10, 'fill="none" stroke="#333333" stroke-width="0.6"'),
+        svg.rect(x, y, w * honest, 10, f'fill="{_HONEST}"'),
+        svg.rect(x + w * honest, y, w * (1 - honest), 10, f'fill="{_CROOKED}"'),
+        svg.rect(x, y, w, 10, 'fill="none" stroke="#333333" stroke-width="0.6"'),
     ]
     who = "you: " if own else ""
     line = (
         f"{who}honest {100 * b.p_honest:.0f}% · Agent {100 * b.p_agent:.0f}% · "
         f"Kingpin {100 * b.p_kingpin:.0f}%"
     )
-    out.append(svg_text(x + w / 2, y + 23, line, 10, "middle", fill="#222222"))
+    out.append(svg.text(x + w / 2, y + 23, line, 10, "middle", fill="#222222"))
     out.append("</g>")
     return out
 
@@ -527,7 +485,7 @@ def _hand(game: Game, data: dict[str, Any], places: dict[str, list[str]], best: 
     hand = data["hand"]
     out = [
         '<g id="hand">',
-        svg_text(
+        svg.text(
             24, _HAND_Y - 8, "Your Equipment:" if hand else "Your Equipment: none", 12, font_weight="bold"
         ),
     ]
@@ -536,14 +494,14 @@ def _hand(game: Game, data: dict[str, Any], places: dict[str, list[str]], best: 
         acts = places.get(f"hand:{cid}", [])
         out.append(act_group("equipment", acts, best, f" data-card={quoteattr(cid)}"))
         out.append(
-            f'<rect x="{svg_num(x)}" y="{svg_num(y)}" width="140" height="52" rx="6" fill="#f6ecd9" '
+            f'<rect x="{svg.num(x)}" y="{svg.num(y)}" width="140" height="52" rx="6" fill="#f6ecd9" '
             'stroke="#7d5a3c" stroke-width="1.5"/>'
         )
         card = cards.get(cid)
         out.append(
-            svg_text(x + 70, y + 22, card.name if card is not None else cid, 12, "middle", font_weight="bold")
+            svg.text(x + 70, y + 22, card.name if card is not None else cid, 12, "middle", font_weight="bold")
         )
-        out.append(svg_text(x + 70, y + 40, cid, 9, "middle", fill="#555555"))
+        out.append(svg.text(x + 70, y + 40, cid, 9, "middle", fill="#555555"))
         if card is not None:
             out.append(f"<title>{escape(card.name)}: {escape(card.text)}</title>")
         out.append(advised_ring(x, y, 140, 52, acts, best) + "</g>")
@@ -551,56 +509,43 @@ def _hand(game: Game, data: dict[str, Any], places: dict[str, list[str]], best: 
     return out
 
 
-def svg_header(title: str, prompt: str, advice: Advice | None) -> list[str]:
-    """The picture's top lines: the title, the decision's prompt and, with advice, the advised move."""
-    out = [
-        svg_text(16, 24, title, 17, font_weight="bold"),
-        svg_text(16, 44, prompt[:130], 12, fill="#333333"),
-    ]
-    if advice is not None and advice.ranked:
-        line = f"Advised: {advice.best.text}" + (f" ({advice.best.reason})" if advice.best.reason else "")
-        line = line if len(line) <= 130 else line[:127] + "..."
-        out.append(svg_text(16, 62, line, 12, fill=_BEST, font_weight="bold"))
-    return out
-
-
 def _legend(data: dict[str, Any], advice: Advice | None, source: str) -> list[str]:
     prompt = str(data["decision"].get("prompt", ""))
     title = f"Good Cop Bad Cop — seat {data['seat']}'s view, turn {data['turn']}"
-    out = ['<g id="legend">', *svg_header(title, prompt, advice)]
+    out = ['<g id="legend">', *svg.header_lines(title, prompt, advice)]
     if advice is not None and advice.ranked:
-        out.append(svg_text(WIDTH - 16, 62, f"bars: {source}", 10, "end", fill="#555555"))
+        out.append(svg.text(WIDTH - 16, 62, f"bars: {source}", 10, "end", fill="#555555"))
     y = HEIGHT - 22.0
     x = 16.0
     for name, (full, _, letter) in _CARD_STYLE.items():
         out.append(
-            f'<rect x="{svg_num(x)}" y="{svg_num(y - 11)}" width="14" height="16" rx="2" fill="{full}"/>'
+            f'<rect x="{svg.num(x)}" y="{svg.num(y - 11)}" width="14" height="16" rx="2" fill="{full}"/>'
         )
-        out.append(svg_text(x + 18, y + 2, f"{letter} {name}", 10))
+        out.append(svg.text(x + 18, y + 2, f"{letter} {name}", 10))
         x += 78
     out.append(
-        f'<rect x="{svg_num(x)}" y="{svg_num(y - 11)}" width="14" height="16" rx="2" fill="#cfe0f5" '
+        f'<rect x="{svg.num(x)}" y="{svg.num(y - 11)}" width="14" height="16" rx="2" fill="#cfe0f5" '
         f'stroke="{_HONEST}" stroke-dasharray="3 2"/>'
     )
-    out.append(svg_text(x + 18, y + 2, "face down, known to you", 10))
+    out.append(svg.text(x + 18, y + 2, "face down, known to you", 10))
     x += 150
-    out.append(f'<rect x="{svg_num(x)}" y="{svg_num(y - 11)}" width="14" height="16" rx="2" fill="#5d6d7e"/>')
-    out.append(svg_text(x + 18, y + 2, "face down, unknown", 10))
+    out.append(f'<rect x="{svg.num(x)}" y="{svg.num(y - 11)}" width="14" height="16" rx="2" fill="#5d6d7e"/>')
+    out.append(svg.text(x + 18, y + 2, "face down, unknown", 10))
     x += 125
     out.append(_arrow((x, y - 3), (x + 30, y - 3), "#8b1a1a", 3.0))
-    out.append(svg_text(x + 36, y + 2, "Gun aimed at", 10))
+    out.append(svg.text(x + 36, y + 2, "Gun aimed at", 10))
     x += 115
     out.append(
-        f'<rect x="{svg_num(x)}" y="{svg_num(y - 11)}" width="20" height="16" rx="3" fill="none" '
+        f'<rect x="{svg.num(x)}" y="{svg.num(y - 11)}" width="20" height="16" rx="3" fill="none" '
         'stroke="#d4a017" stroke-width="3"/>'
     )
-    out.append(svg_text(x + 26, y + 2, "whose turn", 10))
+    out.append(svg.text(x + 26, y + 2, "whose turn", 10))
     if advice is not None:
         x += 90
         out.append(
-            f'<rect x="{svg_num(x)}" y="{svg_num(y - 11)}" width="20" height="16" rx="3" fill="none" '
-            f'stroke="{_BEST}" stroke-width="3"/>'
+            f'<rect x="{svg.num(x)}" y="{svg.num(y - 11)}" width="20" height="16" rx="3" fill="none" '
+            f'stroke="{BEST}" stroke-width="3"/>'
         )
-        out.append(svg_text(x + 26, y + 2, "advised", 10))
+        out.append(svg.text(x + 26, y + 2, "advised", 10))
     out.append("</g>")
     return out

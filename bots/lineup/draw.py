@@ -2,7 +2,7 @@
 
 The picture holds what ``view.seat`` may see [Game Play]: the board (the station, the crime scenes with
 their decks' counts, Lucky Break and street spaces, laid out from the board's graph because a board
-file has no coordinates: :func:`bots.police07.draw.stress_layout` of the step distances, the same on
+file has no coordinates: :func:`bots.svg.stress_layout` of the step distances, the same on
 every run), every pawn, each player's Lineup Count, face-down Suspect cards (as backs labelled with
 their scene, which everyone saw them drawn from), face-up identified cards, Lucky Break hand sizes,
 the die, and the drawn seat's own Lucky Break cards. Suspect cards appear as portraits only where the
@@ -62,17 +62,16 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+from bots import svg
 from bots.base import Advice
-from bots.gcbc.draw import act_group, advised_ring, svg_header, svg_num, svg_rect, svg_text
-from solver.core import ConfigError, Game, View
+from bots.svg import act_group, advised_ring, stress_layout
+from solver.core import Game, View
 
 WIDTH: Final = 960.0
 _BOARD: Final = (16.0, 84.0, 560.0, 430.0)  # left, top, width, height
 _PANEL_X: Final = 592.0
 _ROW_H: Final = 68.0
 _SUSPECTS_Y: Final = 536.0
-_FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
-_BEST: Final = "#e6007e"
 #: pawn colours by seat (colour-blind-safe, none of them a space colour)
 _PAWNS: Final = ("#009e73", "#7b3fa0", "#e6007e", "#8c6d1f", "#0072b2", "#d55e00")
 _SPACE_FILL: Final = {"street": "#ffffff", "lucky": "#ffd54f", "scene": "#f3e0c0", "station": "#b9cde5"}
@@ -97,8 +96,6 @@ _PH: Final = 92.0
 @lru_cache(maxsize=8)
 def _layout(board: Any) -> tuple[tuple[float, float], ...]:
     """Every space's drawing position inside the board box (a Board hashes by identity)."""
-    from bots.police07.draw import stress_layout
-
     n = len(board.kinds)
     dist = np.zeros((n, n))
     for start in range(n):
@@ -171,10 +168,7 @@ def render_svg(
     """
     from solver.games.lineup.rules import LineUpGame
 
-    if not isinstance(game, LineUpGame) or view.game.name != "lineup":
-        raise ConfigError(f"the LineUp drawing cannot draw a {view.game.name} view")
-    if advice is not None and advice.seat != view.seat:
-        raise ConfigError(f"draw: the advice is for seat {advice.seat}, the view is seat {view.seat}'s")
+    game = svg.drawable(game, LineUpGame, view, "LineUp", advice)
     data: dict[str, Any] = view.to_json()
     board = game.board
     places = _places(board, data["legal_actions"])
@@ -182,12 +176,7 @@ def render_svg(
     belief = _belief_lines(game, view, advice) if advice is not None else []
     shown = 200.0 if data.get("studying") or data.get("lineup") else 20.0  # room for the portraits
     height = _SUSPECTS_Y + shown + 18.0 * len(belief) + 60.0
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{svg_num(WIDTH)}" height="{svg_num(height)}" '
-        f'viewBox="0 0 {svg_num(WIDTH)} {svg_num(height)}" font-family={quoteattr(_FONT)}>',
-        f'<rect x="0" y="0" width="{svg_num(WIDTH)}" height="{svg_num(height)}" fill="#ffffff"/>',
-    ]
+    out = svg.document(WIDTH, height)
     out += _board(board, data, places, best)
     out += _players(game, data, places, best)
     out += _table(data, places, best)
@@ -197,7 +186,7 @@ def render_svg(
         level = str(advice.belief.get("memory", ""))
         out.append(f'<g id="belief" data-memory={quoteattr(level)}>')
         out += [
-            f'<text x="16" y="{svg_num(y + 14 + 18 * i)}" font-size="12" fill="#0b3d6b" '
+            f'<text x="16" y="{svg.num(y + 14 + 18 * i)}" font-size="12" fill="#0b3d6b" '
             f'font-family="DejaVu Sans Mono, monospace" xml:space="preserve">{escape(line)}</text>'
             for i, line in enumerate(belief)
         ]
@@ -226,8 +215,8 @@ def _edges(board: Any) -> str:
             if a < b:
                 (x1, y1), (x2, y2) = pos[a], pos[b]
                 out.append(
-                    f'<line class="edge" x1="{svg_num(x1)}" y1="{svg_num(y1)}" x2="{svg_num(x2)}" '
-                    f'y2="{svg_num(y2)}" stroke="#9aa39a" stroke-width="4" stroke-linecap="round"/>'
+                    f'<line class="edge" x1="{svg.num(x1)}" y1="{svg.num(y1)}" x2="{svg.num(x2)}" '
+                    f'y2="{svg.num(y2)}" stroke="#9aa39a" stroke-width="4" stroke-linecap="round"/>'
                 )
     return "\n".join(out)
 
@@ -237,7 +226,7 @@ def _board(board: Any, data: dict[str, Any], places: dict[str, list[str]], best:
     left, top, width, height = _BOARD
     out = [
         '<g id="board">',
-        svg_rect(left, top, width, height, 'rx="10" fill="#f4f6ef" stroke="#c8d3c0"'),
+        svg.rect(left, top, width, height, 'rx="10" fill="#f4f6ef" stroke="#c8d3c0"'),
     ]
     out.append(_edges(board))
     decks = data["decks"]
@@ -250,17 +239,17 @@ def _board(board: Any, data: dict[str, Any], places: dict[str, list[str]], best:
         if kind in ("scene", "station"):
             w, h = (74.0, 30.0) if kind == "scene" else (64.0, 30.0)
             if halo:
-                out.append(svg_rect(x - w / 2 - 4, y - h / 2 - 4, w + 8, h + 8, f'rx="8" fill="{halo}"'))
+                out.append(svg.rect(x - w / 2 - 4, y - h / 2 - 4, w + 8, h + 8, f'rx="8" fill="{halo}"'))
             out.append(
-                svg_rect(x - w / 2, y - h / 2, w, h, f'rx="6" fill="{_SPACE_FILL[kind]}" stroke="#555555"')
+                svg.rect(x - w / 2, y - h / 2, w, h, f'rx="6" fill="{_SPACE_FILL[kind]}" stroke="#555555"')
             )
             out.append(
-                svg_text(x, y + (0 if kind == "scene" else 4), label, 10, "middle", font_weight="bold")
+                svg.text(x, y + (0 if kind == "scene" else 4), label, 10, "middle", font_weight="bold")
             )
             if kind == "scene" and label in decks:
                 deck = decks[label]
                 out.append(
-                    svg_text(
+                    svg.text(
                         x, y + 11, f"deck {deck['unseen']}+{deck['returned']}", 8, "middle", fill="#555555"
                     )
                 )
@@ -269,19 +258,19 @@ def _board(board: Any, data: dict[str, Any], places: dict[str, list[str]], best:
             r = 11.0 if kind == "lucky" else 9.0
             if halo:
                 out.append(
-                    f'<circle cx="{svg_num(x)}" cy="{svg_num(y)}" r="{svg_num(r + 4)}" fill="{halo}"/>'
+                    f'<circle cx="{svg.num(x)}" cy="{svg.num(y)}" r="{svg.num(r + 4)}" fill="{halo}"/>'
                 )
             if kind == "lucky":
                 out.append(
-                    f'<polygon points="{svg_num(x)},{svg_num(y - r)} {svg_num(x + r)},{svg_num(y)} '
-                    f'{svg_num(x)},{svg_num(y + r)} {svg_num(x - r)},{svg_num(y)}" '
+                    f'<polygon points="{svg.num(x)},{svg.num(y - r)} {svg.num(x + r)},{svg.num(y)} '
+                    f'{svg.num(x)},{svg.num(y + r)} {svg.num(x - r)},{svg.num(y)}" '
                     f'fill="{_SPACE_FILL[kind]}" stroke="#8a6d00"/>'
                 )
             else:
                 out.append(
-                    f'<circle cx="{svg_num(x)}" cy="{svg_num(y)}" r="{r:g}" fill="#ffffff" stroke="#777777"/>'
+                    f'<circle cx="{svg.num(x)}" cy="{svg.num(y)}" r="{r:g}" fill="#ffffff" stroke="#777777"/>'
                 )
-            out.append(svg_text(x, y + 3, label, 8, "middle", fill="#444444"))
+            out.append(svg.text(x, y + 3, label, 8, "middle", fill="#444444"))
             out.append(advised_ring(x - r, y - r, 2 * r, 2 * r, acts, best))
         out.append("</g>")
     out.append("</g>")
@@ -297,9 +286,9 @@ def _board(board: Any, data: dict[str, Any], places: dict[str, list[str]], best:
         colour = _PAWNS[p["seat"] % len(_PAWNS)]
         out.append(
             f'<g class="pawn" data-seat="{p["seat"]}" data-space="{s}">'
-            f'<circle cx="{svg_num(x + dx)}" cy="{svg_num(y + dy)}" r="8.5" fill="{colour}" stroke="#ffffff" '
+            f'<circle cx="{svg.num(x + dx)}" cy="{svg.num(y + dy)}" r="8.5" fill="{colour}" stroke="#ffffff" '
             'stroke-width="1.5"/>'
-            + svg_text(x + dx, y + dy + 3.5, str(p["seat"]), 9, "middle", fill="#ffffff", font_weight="bold")
+            + svg.text(x + dx, y + dy + 3.5, str(p["seat"]), 9, "middle", fill="#ffffff", font_weight="bold")
             + "</g>"
         )
     out.append("</g>")
@@ -321,17 +310,17 @@ def _players(game: Game, data: dict[str, Any], places: dict[str, list[str]], bes
             )
         )
         out.append(
-            f'<rect x="{svg_num(x)}" y="{svg_num(y)}" width="352" height="{svg_num(_ROW_H - 6)}" rx="7" '
+            f'<rect x="{svg.num(x)}" y="{svg.num(y)}" width="352" height="{svg.num(_ROW_H - 6)}" rx="7" '
             f'fill="#ffffff" stroke="{"#d4a017" if active else "#999999"}" '
             f'stroke-width="{3 if active else 1}"/>'
         )
         out.append(
-            f'<circle cx="{svg_num(x + 14)}" cy="{svg_num(y + 14)}" r="8" fill="{_PAWNS[s % len(_PAWNS)]}"/>'
+            f'<circle cx="{svg.num(x + 14)}" cy="{svg.num(y + 14)}" r="8" fill="{_PAWNS[s % len(_PAWNS)]}"/>'
         )
         name = f"seat {s}" + (" (you)" if s == me else "")
-        out.append(svg_text(x + 28, y + 18, name, 12, font_weight="bold"))
+        out.append(svg.text(x + 28, y + 18, name, 12, font_weight="bold"))
         out.append(
-            svg_text(
+            svg.text(
                 x + 344,
                 y + 18,
                 f"Lineup Count {p['count']} · Lucky {p['lucky']} · solved {len(p['identified'])}",
@@ -349,11 +338,11 @@ def _players(game: Game, data: dict[str, Any], places: dict[str, list[str]], bes
                 )
             )
             out.append(
-                f'<rect x="{svg_num(cx)}" y="{svg_num(y + 24)}" width="40" height="34" rx="3" fill="#5d6d7e" '
+                f'<rect x="{svg.num(cx)}" y="{svg.num(y + 24)}" width="40" height="34" rx="3" fill="#5d6d7e" '
                 'stroke="#222222"/>'
             )
-            out.append(svg_text(cx + 20, y + 38, str(k), 11, "middle", fill="#ffffff", font_weight="bold"))
-            out.append(svg_text(cx + 20, y + 52, scene[:9], 7.5, "middle", fill="#ffffff"))
+            out.append(svg.text(cx + 20, y + 38, str(k), 11, "middle", fill="#ffffff", font_weight="bold"))
+            out.append(svg.text(cx + 20, y + 52, scene[:9], 7.5, "middle", fill="#ffffff"))
             out.append(f"<title>seat {s}'s face-down card {k} (from the {escape(scene)})</title>")
             out.append(advised_ring(cx, y + 24, 40, 34, held_acts, best) + "</g>")
             cx += 44
@@ -392,32 +381,32 @@ def _table(data: dict[str, Any], places: dict[str, list[str]], best: str | None)
     die = data.get("die")
     acts = places.get("roll", [])
     out.append(act_group("die", acts, best, f' data-die="{"" if die is None else die}"'))
-    out.append(svg_rect(x, y, 40, 40, 'rx="7" fill="#ffffff" stroke="#333333" stroke-width="2"'))
-    out.append(svg_text(x + 20, y + 28, "?" if die is None else str(die), 22, "middle", font_weight="bold"))
+    out.append(svg.rect(x, y, 40, 40, 'rx="7" fill="#ffffff" stroke="#333333" stroke-width="2"'))
+    out.append(svg.text(x + 20, y + 28, "?" if die is None else str(die), 22, "middle", font_weight="bold"))
     out.append(advised_ring(x, y, 40, 40, acts, best) + "</g>")
     deck = data["lucky_deck"]
     acts = places.get("lucky", [])
     out.append(act_group("lucky-deck", acts, best))
     out.append(
-        f'<rect x="{svg_num(x + 52)}" y="{svg_num(y)}" width="30" height="40" rx="4" fill="#ffd54f" '
+        f'<rect x="{svg.num(x + 52)}" y="{svg.num(y)}" width="30" height="40" rx="4" fill="#ffd54f" '
         'stroke="#8a6d00"/>'
     )
-    out.append(svg_text(x + 88, y + 16, "Lucky Break deck", 10))
-    out.append(svg_text(x + 88, y + 30, f"{deck['unseen']} + {deck['returned']} under", 9, fill=_GREY))
+    out.append(svg.text(x + 88, y + 16, "Lucky Break deck", 10))
+    out.append(svg.text(x + 88, y + 30, f"{deck['unseen']} + {deck['returned']} under", 9, fill=_GREY))
     out.append(advised_ring(x + 52, y, 30, 40, acts, best) + "</g>")
     for i, kind in enumerate(data["hand"]):
         cx = x + 190 + i * 54
         acts = places.get(f"hand:{kind}", [])
         out.append(act_group("lucky-card", acts, best, f" data-card={quoteattr(kind)}"))
         out.append(
-            f'<rect x="{svg_num(cx)}" y="{svg_num(y)}" width="50" height="40" rx="4" fill="#fff3c4" '
+            f'<rect x="{svg.num(cx)}" y="{svg.num(y)}" width="50" height="40" rx="4" fill="#fff3c4" '
             'stroke="#8a6d00"/>'
         )
         for k, word in enumerate(kind.split("-")):
-            out.append(svg_text(cx + 25, y + 17 + 11 * k, word, 9, "middle"))
+            out.append(svg.text(cx + 25, y + 17 + 11 * k, word, 9, "middle"))
         out.append(advised_ring(cx, y, 50, 40, acts, best) + "</g>")
     if not data["hand"]:
-        out.append(svg_text(x + 190, y + 24, "your Lucky Break cards: none", 10, fill=_GREY))
+        out.append(svg.text(x + 190, y + 24, "your Lucky Break cards: none", 10, fill=_GREY))
     out.append("</g>")
     return out
 
@@ -431,7 +420,7 @@ def _suspects(data: dict[str, Any], places: dict[str, list[str]], best: str | No
     if studying:
         acts = places.get("study", [])
         out.append(
-            svg_text(
+            svg.text(
                 16,
                 y + 12,
                 f"Study this suspect (your card {studying['held']}, from the "
@@ -456,7 +445,7 @@ def _suspects(data: dict[str, Any], places: dict[str, list[str]], best: str | No
         who = "your" if lineup["seat"] == data["seat"] else f"seat {lineup['seat']}'s"
         if stands is None:
             out.append(
-                svg_text(
+                svg.text(
                     16,
                     y + 12,
                     f"{who} lineup from the {lineup['scene']}: {lineup['size']} stands being set up",
@@ -466,7 +455,7 @@ def _suspects(data: dict[str, Any], places: dict[str, list[str]], best: str | No
             )
         else:
             out.append(
-                svg_text(
+                svg.text(
                     16,
                     y + 12,
                     f"{who} lineup from the {lineup['scene']}: which stand is guilty?",
@@ -509,22 +498,22 @@ def _portrait(
     """
     w, h = _PW * scale, _PH * scale
     out = [act_group(f"portrait {kind}", acts, best, extra)]
-    out.append(svg_rect(x, y, w, h, f'rx="{svg_num(5 * scale)}" fill="#fbf8f1" stroke="#555555"'))
+    out.append(svg.rect(x, y, w, h, f'rx="{svg.num(5 * scale)}" fill="#fbf8f1" stroke="#555555"'))
     f = {str(k): str(v) for k, v in (features or {}).items()}
-    out.append(f'<g transform="translate({svg_num(x)},{svg_num(y)}) scale({svg_num(scale)})">')
+    out.append(f'<g transform="translate({svg.num(x)},{svg.num(y)}) scale({svg.num(scale)})">')
     out += _face(f)
     out.append("</g>")
     if number is not None:
         out.append(
-            f'<circle cx="{svg_num(x + 12)}" cy="{svg_num(y + 12)}" r="10" fill="#333333"/>'
-            + svg_text(x + 12, y + 16, str(number), 11, "middle", fill="#ffffff", font_weight="bold")
+            f'<circle cx="{svg.num(x + 12)}" cy="{svg.num(y + 12)}" r="10" fill="#333333"/>'
+            + svg.text(x + 12, y + 16, str(number), 11, "middle", fill="#ffffff", font_weight="bold")
         )
     for k, (name, value) in enumerate(f.items() if caption else ()):
         line = f"{name.replace('_', ' ')}: {value}"
         if caption == "right":
-            out.append(svg_text(x + w + 12, y + 16 + 16 * k, line, 13, fill="#222222"))
+            out.append(svg.text(x + w + 12, y + 16 + 16 * k, line, 13, fill="#222222"))
         else:
-            out.append(svg_text(x + w / 2, y + h + 11 + 10 * k, line, 8, "middle", fill="#333333"))
+            out.append(svg.text(x + w / 2, y + h + 11 + 10 * k, line, 8, "middle", fill="#333333"))
     out.append("<title>" + escape(", ".join(f"{k}: {v}" for k, v in f.items())) + "</title>")
     out.append(advised_ring(x, y, w, h, acts, best) + "</g>")
     return out
@@ -604,22 +593,22 @@ def _legend(data: dict[str, Any], advice: Advice | None, height: float) -> list[
     title = f"LineUp — seat {data['seat']}'s view, turn {data['turn']}"
     if data.get("winner") or data.get("reason"):
         title += f" · over: {data.get('reason') or data.get('winner')}"
-    out = ['<g id="legend">', *svg_header(title, prompt, advice)]
+    out = ['<g id="legend">', *svg.header_lines(title, prompt, advice)]
     y = height - 18.0
     x = 16.0
     for kind in ("station", "scene", "lucky", "street"):
         out.append(
-            f'<rect x="{svg_num(x)}" y="{svg_num(y - 11)}" width="16" height="14" rx="3" '
+            f'<rect x="{svg.num(x)}" y="{svg.num(y - 11)}" width="16" height="14" rx="3" '
             f'fill="{_SPACE_FILL[kind]}" stroke="#555555"/>'
         )
-        out.append(svg_text(x + 20, y, "Lucky Break" if kind == "lucky" else kind, 10))
+        out.append(svg.text(x + 20, y, "Lucky Break" if kind == "lucky" else kind, 10))
         x += 90
-    out.append(f'<circle cx="{svg_num(x + 7)}" cy="{svg_num(y - 4)}" r="8" fill="#7bd389"/>')
-    out.append(svg_text(x + 20, y, "you may move there", 10))
+    out.append(f'<circle cx="{svg.num(x + 7)}" cy="{svg.num(y - 4)}" r="8" fill="#7bd389"/>')
+    out.append(svg.text(x + 20, y, "you may move there", 10))
     x += 130
-    out.append(svg_text(x, y, "scene deck N+M: N never drawn, M returned under it", 9, fill=_GREY))
+    out.append(svg.text(x, y, "scene deck N+M: N never drawn, M returned under it", 9, fill=_GREY))
     out.append(
-        svg_text(
+        svg.text(
             16,
             y - 20,
             "Portraits are stand-ins drawn from each card's features (written out with them), "

@@ -41,30 +41,24 @@ SVG structure, drawn in this order (what tests and other tools may rely on)::
 
 from __future__ import annotations
 
-import importlib
-import json
 import math
-import shutil
-import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Final, TypeAlias
-from xml.sax.saxutils import escape, quoteattr
+from functools import lru_cache, partial
+from typing import Any, Final
+from xml.sax.saxutils import quoteattr
 
 import numpy as np
-import numpy.typing as npt
 
 from bots.base import Advice
+from bots.svg import FloatArray, Point, actions_attr, document, drawable, num, rect, text
+from bots.svg import stress_layout as stress_layout  # re-exported: tests/test_draw.py lays out through it
+from bots.svg import svg_to_png as svg_to_png  # re-exported: bots/cli.py's PNG writer imports it from here
 from solver.core import ConfigError, Game, View
 from solver.games.police07 import codec
 from solver.games.police07.board import Board, Line, Stop
 from solver.games.police07.distances import UNREACHABLE, line_distances
 from solver.games.police07.rules import Police07Game
-
-Point: TypeAlias = tuple[float, float]
-FloatArray: TypeAlias = npt.NDArray[np.float64]
 
 #: The board is drawn BOX wide and at most BOX tall (as tall as its layout needs); stop centres keep
 #: PAD from its edges.
@@ -76,9 +70,6 @@ _FOOTER: Final = 48.0  # colour keys below it
 _STOP_R: Final = 12.0
 _PIECE_R: Final = 16.5
 _TAG_H: Final = 18.0  # height of a piece's name tag
-#: Most majorization steps of the computed layout (it stops earlier once the stress settles).
-_LAYOUT_ITERATIONS: Final = 400
-_FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 #: Per line: colour, stroke width, dash pattern. Wider lines are drawn first, so a pair of stops
 #: joined by several lines shows them as nested stripes (metro under bus under taxi).
@@ -125,59 +116,8 @@ def _layout(board: Board) -> tuple[Point, ...]:
         raw = np.array([coords[s] for s in board.stops], dtype=float)
     else:
         taxi = line_distances(board, (Line.TAXI,))[1:, 1:].astype(float)
-        raw = stress_layout(taxi)
+        raw = stress_layout(taxi, unreachable=UNREACHABLE)
     return _fit(raw)
-
-
-def stress_layout(distances: npt.NDArray[np.float64], iterations: int = _LAYOUT_ITERATIONS) -> FloatArray:
-    """2-D positions whose straight-line distances match ``distances`` (graph distances) best.
-
-    Stress majorization (Gansner, Koren & North 2004, "Graph Drawing by Stress Majorization"):
-    minimise the sum over pairs of (|x_i - x_j| - d_ij)^2 / d_ij^2 by repeatedly solving the
-    quadratic that bounds it from above, starting from classical multidimensional scaling. Every
-    step is deterministic linear algebra (no random start), so a board is laid out the same way on
-    every run; the signs of the two axes are fixed so an eigensolver's choice cannot mirror it.
-    Pairs that no path joins (an entry of :data:`UNREACHABLE` or more) are kept one step further
-    apart than the farthest joined pair.
-    """
-    d = np.array(distances, dtype=float)
-    n = d.shape[0]
-    if d.ndim != 2 or d.shape != (n, n) or not np.isfinite(d).all():
-        raise ConfigError(f"stress layout: distances must be a finite square table, not shape {d.shape}")
-    if (d[~np.eye(n, dtype=bool)] <= 0).any():
-        raise ConfigError("stress layout: two different stops must be a positive distance apart")
-    if n < 3:
-        return np.array([[float(i), 0.0] for i in range(n)])
-    joined = d < UNREACHABLE
-    d[~joined] = d[joined].max() + 1.0
-    # classical scaling: the top two eigenvectors of the double-centred squared distances
-    centre = np.eye(n) - 1.0 / n
-    gram = -0.5 * centre @ (d**2) @ centre
-    values, vectors = np.linalg.eigh(gram)
-    top = np.argsort(values)[::-1][:2]
-    x = vectors[:, top] * np.sqrt(np.maximum(values[top], 1e-12))
-    for axis in range(2):
-        if x[np.argmax(np.abs(x[:, axis])), axis] < 0:
-            x[:, axis] = -x[:, axis]
-    off = ~np.eye(n, dtype=bool)
-    weight = np.zeros_like(d)
-    weight[off] = d[off] ** -2.0
-    laplacian = -weight
-    np.fill_diagonal(laplacian, weight.sum(axis=1))
-    solve = np.linalg.pinv(laplacian)
-    previous = math.inf
-    for _ in range(iterations):
-        gap = np.sqrt(((x[:, None, :] - x[None, :, :]) ** 2).sum(axis=-1))
-        pull = np.zeros_like(d)
-        moved = off & (gap > 1e-12)
-        pull[moved] = -weight[moved] * d[moved] / gap[moved]
-        np.fill_diagonal(pull, -pull.sum(axis=1))
-        x = solve @ (pull @ x)
-        stress = float((weight[off] * (gap[off] - d[off]) ** 2).sum())
-        if previous - stress < 1e-7 * previous:
-            break
-        previous = stress
-    return np.asarray(x, dtype=np.float64)
 
 
 def _fit(raw: FloatArray) -> tuple[Point, ...]:
@@ -194,9 +134,12 @@ def _fit(raw: FloatArray) -> tuple[Point, ...]:
 
 
 def _num(value: float) -> str:
-    """A coordinate as short, stable text."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    """A coordinate as short, stable text (the board's positions have two decimals)."""
+    return num(value, 2)
+
+
+#: A ``<text>`` of this board: two decimals, anchored by its group unless ``text_anchor`` is given.
+_text = partial(text, anchor=None, digits=2)
 
 
 def _heat(weight: float) -> str:
@@ -204,11 +147,6 @@ def _heat(weight: float) -> str:
     t = min(1.0, max(0.0, weight))
     r, g, b = (round(lo + (hi - lo) * t) for lo, hi in zip(_HEAT_LOW, _HEAT_HIGH, strict=True))
     return f"#{r:02x}{g:02x}{b:02x}"
-
-
-def _text(x: float, y: float, body: str, size: float, **attrs: str) -> str:
-    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
-    return f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}"{extra}>{escape(body)}</text>'
 
 
 def _shorten(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point]:
@@ -287,16 +225,6 @@ def clickable(game: Game, view: View) -> tuple[dict[Stop, list[str]], dict[int, 
     return stops, pieces
 
 
-def actions_attr(texts: list[str]) -> str:
-    """``data-actions``: a JSON list of action texts, quoted for an attribute (every drawing's clickable
-    elements, issue 25).
-
-    >>> print(actions_attr(["taxi 69", "joker taxi 69"]))
-    data-actions='["taxi 69","joker taxi 69"]'
-    """
-    return f"data-actions={quoteattr(json.dumps(texts, separators=(',', ':')))}"
-
-
 def render_svg(
     game: Game,
     view: View,
@@ -311,11 +239,8 @@ def render_svg(
     :class:`ConfigError` for a view that is not a Police 07 view, advice for another seat or
     ranking no move, or negative or non-finite weights.
     """
-    if not isinstance(game, Police07Game):
-        raise ConfigError(f"draw: only police07 boards can be drawn, not {getattr(game, 'name', game)!r}")
+    game = drawable(game, Police07Game, view, "Police 07", advice)
     data = _police_view(game, view)
-    if advice is not None and advice.seat != view.seat:
-        raise ConfigError(f"draw: the advice is for seat {advice.seat}, the view is seat {view.seat}'s")
     if advice is not None and not advice.ranked:
         raise ConfigError("draw: the advice ranks no move")
     board = game.board
@@ -334,12 +259,8 @@ def render_svg(
     heat = weighted if weighted is not None else dict.fromkeys(possible, 1.0)
     shade = heat if weighted is not None else dict.fromkeys(possible, _UNIFORM_SHADE)
     out: list[str] = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width)}" height="{_num(height)}" '
-        f'viewBox="0 0 {_num(width)} {_num(height)}" font-family={quoteattr(_FONT)}>',
-        f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
-        f'<rect x="{_num(ox)}" y="{_num(oy)}" width="{_num(BOX)}" height="{_num(box_height)}" '
-        'fill="#fafaf7" stroke="#d0d0c8"/>',
+        *document(width, height, digits=2),
+        rect(ox, oy, BOX, box_height, 'fill="#fafaf7" stroke="#d0d0c8"', digits=2),
     ]
 
     out.append('<g id="links" stroke-linecap="round">')
@@ -514,9 +435,8 @@ def _piece(centre: Point, tag: Point, label: str, colour: str) -> str:
         'stroke-width="7.5"/>'
         f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(_PIECE_R)}" fill="none" stroke="{colour}" '
         'stroke-width="5"/>'
-        f'<rect x="{_num(tx - tag_w / 2)}" y="{_num(ty - _TAG_H / 2)}" width="{_num(tag_w)}" '
-        f'height="{_num(_TAG_H)}" rx="4" '
-        f'fill="{colour}" stroke="#ffffff" stroke-width="1.5"/>'
+        + rect(tx - tag_w / 2, ty - _TAG_H / 2, tag_w, _TAG_H, f'rx="4" fill="{colour}" stroke="#ffffff" '
+               'stroke-width="1.5"', digits=2)
         + _text(tx, ty + 4.5, label, 12.5, fill="#ffffff", font_weight="bold")
     )
 
@@ -664,54 +584,3 @@ def _legend(
         parts.append(_text(x + 34, y + 5, "a legal move (click)", 15, fill="#222222"))
     parts.append("</g>")
     return "".join(parts)
-
-
-# --- png --------------------------------------------------------------------------------------
-
-
-def _is_imagemagick(program: str) -> bool:
-    """True when ``program -version`` says it is ImageMagick (other tools are also called convert)."""
-    try:
-        done = subprocess.run([program, "-version"], capture_output=True, text=True, timeout=20, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0 and "ImageMagick" in done.stdout
-
-
-def _cairosvg() -> Any:
-    """The cairosvg module, or None when it is not installed (an optional extra; it has no stubs)."""
-    try:
-        return importlib.import_module("cairosvg")
-    except ImportError:
-        return None
-
-
-def svg_to_png(svg: str, path: str | Path) -> None:
-    """Write ``svg`` as a PNG at ``path`` with cairosvg, else rsvg-convert, else ImageMagick.
-
-    Raises :class:`ConfigError` when none of them is available, or when the converter fails.
-    """
-    target = Path(path)
-    data = svg.encode("utf-8")
-    cairosvg = _cairosvg()
-    if cairosvg is not None:
-        cairosvg.svg2png(bytestring=data, write_to=str(target))
-        return
-    command: list[str] | None = None
-    rsvg = shutil.which("rsvg-convert")
-    if rsvg is not None:
-        command = [rsvg, "--format", "png", "--output", str(target)]
-    else:
-        for name in ("magick", "convert"):
-            program = shutil.which(name)
-            if program is not None and _is_imagemagick(program):
-                command = [program, "svg:-", f"png:{target}"]
-                break
-    if command is None:
-        raise ConfigError("no SVG-to-PNG converter: pip install cairosvg")
-    done = subprocess.run(command, input=data, capture_output=True, timeout=120, check=False)
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise ConfigError(
-            f"{Path(command[0]).name} could not write {target}: {message[-1] if message else ''}"
-        )

@@ -47,7 +47,6 @@ SVG structure::
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -58,8 +57,10 @@ import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
+from bots import svg
 from bots.base import Advice
-from solver.core import ConfigError, Game, View
+from bots.svg import BEST, actions_attr, num
+from solver.core import Game, View
 from solver.games.precinct.city import STATION, City
 from solver.games.precinct.content import DECKS, SYMBOLS
 from solver.games.precinct.rules import PrecinctGame
@@ -71,11 +72,9 @@ WIDTH: Final = 1000.0
 _MAP_X, _MAP_Y, _MAP_W, _MAP_H = 20.0, 78.0, 610.0, 500.0
 _PANEL_X: Final = 650.0
 _ROW_H: Final = 30.0
-_FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: seat colours (colour-blind-safe qualitative set), one per seat up to eight
 _SEATS: Final = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#7b3fa0", "#8c6d1f")
 _HOOD: Final = "#c0392b"
-_BEST: Final = "#e6007e"
 _EVENT_FILL: Final = {"red": "#f4b6b0", "blue": "#b7d3f2", "green": "#bfe3b4", "yellow": "#f6e39a",
                       "": "#d9c2ec"}
 _SYMBOL_FILL: Final = {"investigate": "#dfe9f7", "arrest": "#f7e0dc", "emergency": "#fbf0cf"}
@@ -85,21 +84,13 @@ _STEPS: Final = 300
 _NO_PLACE: Final = ("proceed", "yes", "no action")
 
 
-def _num(x: float) -> str:
-    text = f"{x:.1f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _text(x: float, y: float, body: str, size: float = 11.0, anchor: str = "start", **attrs: str) -> str:
-    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
-    return (f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" text-anchor="{anchor}"{extra}>'
-            f"{escape(body)}</text>")
+_text = svg.text
 
 
 def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#555", rx: float = 3.0,
           extra: str = "") -> str:
-    return (f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" rx="{_num(rx)}" '
-            f'fill="{fill}" stroke="{stroke}"{extra}/>')
+    """A rounded ``<rect>`` filled ``fill`` and edged ``stroke`` (``extra``: further attribute text)."""
+    return svg.rect(x, y, w, h, f'rx="{num(rx)}" fill="{fill}" stroke="{stroke}"{extra}')
 
 
 # --- the city's layout -------------------------------------------------------------------------
@@ -225,10 +216,8 @@ class _Acts:
         self.placed.update(acts)
         ring = ""
         if self.best is not None and self.best in acts and box is not None:
-            x, y, w, h = box
-            ring = _rect(x - 3, y - 3, w + 6, h + 6, "none", _BEST, 5.0,
-                         ' stroke-width="3" class="best"')
-        return (f'<g class="act" data-actions={quoteattr(json.dumps(acts))}{attrs} cursor="pointer">'
+            ring = svg.outline(*box, pad=3.0, rx=5.0, width=3.0, extra=' class="best"')
+        return (f'<g class="act" {actions_attr(acts)}{attrs} cursor="pointer">'
                 f"<title>{escape(' / '.join(acts))}</title>{body}{ring}</g>")
 
 
@@ -241,10 +230,7 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
 
     ConfigError for a view of another game or advice for another seat. ``weights`` is unused.
     """
-    if not isinstance(game, PrecinctGame) or view.game.name != "precinct":
-        raise ConfigError(f"draw: the Police Precinct drawing cannot draw a {view.game.name} view")
-    if advice is not None and advice.seat != view.seat:
-        raise ConfigError(f"draw: the advice is for seat {advice.seat}, the view is seat {view.seat}'s")
+    game = svg.drawable(game, PrecinctGame, view, "Police Precinct", advice)
     data = view.to_json()
     best = advice.ranked[0].text if advice is not None and advice.ranked else None
     acts = _Acts(data["legal_actions"], best)
@@ -275,11 +261,7 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
     head = _header(game, data, advice)
     legend, y = _legend(data, acts, y + 10, posterior is not None)
     height = y + 12
-    doc = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(WIDTH)}" height="{_num(height)}" '
-           f'viewBox="0 0 {_num(WIDTH)} {_num(height)}" font-family="{_FONT}">',
-           _rect(0, 0, WIDTH, height, "#ffffff", "none", 0.0),
-           *head, *out, *legend, "</svg>"]
+    doc = [*svg.document(WIDTH, height), *head, *out, *legend, "</svg>"]
     return "\n".join(doc) + "\n"
 
 
@@ -297,7 +279,7 @@ def _header(game: PrecinctGame, data: Mapping[str, Any], advice: Advice | None) 
     out = ['<g id="header">']
     for i, line in enumerate(lines):
         size = 16.0 if i == 0 else 12.0
-        colour = _BEST if line.startswith("Advised:") else "#111"
+        colour = BEST if line.startswith("Advised:") else "#111"
         out.append(_text(20, 24 + 18 * i, line[:150], size, fill=colour,
                          font_weight="bold" if i == 0 else "normal"))
     out.append("</g>")
@@ -313,7 +295,7 @@ def _city(game: PrecinctGame, data: Mapping[str, Any], acts: _Acts, points: Sequ
         a = points[city.ends[s][0]]
         b = _free_end(city, s, points, middles)
         hood = city.hood_of(s)
-        line = (f'<line x1="{_num(a[0])}" y1="{_num(a[1])}" x2="{_num(b[0])}" y2="{_num(b[1])}" '
+        line = (f'<line x1="{num(a[0])}" y1="{num(a[1])}" x2="{num(b[0])}" y2="{num(b[1])}" '
                 f'stroke="{{}}" stroke-width="{{}}" stroke-linecap="round"{{}}/>')
         body = line.format("#ffffff", 16, ' opacity="0"')  # a wider hit area
         if hood is not None:
@@ -325,14 +307,14 @@ def _city(game: PrecinctGame, data: Mapping[str, Any], acts: _Acts, points: Sequ
             angle -= 180
         elif angle < -90:
             angle += 180
-        body += (f'<text x="{_num(mx)}" y="{_num(my - 6)}" font-size="7.5" text-anchor="middle" fill="#555" '
-                 f'transform="rotate({_num(angle)} {_num(mx)} {_num(my)})">{escape(name)}</text>')
+        body += (f'<text x="{num(mx)}" y="{num(my - 6)}" font-size="7.5" text-anchor="middle" fill="#555" '
+                 f'transform="rotate({num(angle)} {num(mx)} {num(my)})">{escape(name)}</text>')
         box = (min(a[0], b[0]) - 4, min(a[1], b[1]) - 4, abs(a[0] - b[0]) + 8, abs(a[1] - b[1]) + 8)
         out.append(_street_group(acts, name, body, box))
     for i, name in enumerate(city.intersections):
         x, y = points[i]
-        out.append(f'<circle class="intersection" data-intersection={quoteattr(name)} cx="{_num(x)}" '
-                   f'cy="{_num(y)}" r="4.5" fill="#555"><title>{escape(name)}</title></circle>')
+        out.append(f'<circle class="intersection" data-intersection={quoteattr(name)} cx="{num(x)}" '
+                   f'cy="{num(y)}" r="4.5" fill="#555"><title>{escape(name)}</title></circle>')
     out.append("</g>")
     return out
 
@@ -383,7 +365,7 @@ def _hoods(game: PrecinctGame, data: Mapping[str, Any], acts: _Acts, middles: Se
             wanted.append("arrest punks")
         if murderer:
             wanted.append("arrest murderer")
-            body += (f'<circle cx="{_num(x + w / 2)}" cy="{_num(y - hh / 2)}" r="10" fill="#111"/>'
+            body += (f'<circle cx="{num(x + w / 2)}" cy="{num(y - hh / 2)}" r="10" fill="#111"/>'
                      + _text(x + w / 2, y - hh / 2 + 3.5, "M", 10, "middle", fill="#fff", font_weight="bold"))
         extra = {"gang": str(gang)} if gang else {}
         if murderer:
@@ -459,7 +441,7 @@ def _board_cards(game: PrecinctGame, data: Mapping[str, Any], acts: _Acts, point
             body += _text(x + 14, y - 5, "!", 12, "middle", fill="#c00", font_weight="bold")
         unknown = b["unknown"]
         if unknown:
-            body += f'<circle cx="{_num(x - 11)}" cy="{_num(y - 9)}" r="4" fill="#333"/>'
+            body += f'<circle cx="{num(x - 11)}" cy="{num(y - 9)}" r="4" fill="#333"/>'
         tip = f"[{b['slot']}] {b['card']} at {b['where']}" + (f", {unknown}" if unknown else "") + \
             (" (URGENT)" if b["urgent"] else "")
         inner = acts.wrap([f"handle {b['slot']}"], f"<title>{escape(tip)}</title>{body}",
@@ -499,7 +481,7 @@ def _cars(game: PrecinctGame, data: Mapping[str, Any], middles: Sequence[Point])
         out.append(f'<g class="car" data-seat="{c["seat"]}" data-cop="{i}" data-street={quoteattr(street)}>'
                    f"<title>{escape(str(c['character']))} (seat {c['seat']}), "
                    f"{'marked' if c['marked'] else 'unmarked'} car</title>"
-                   f'<circle cx="{_num(x)}" cy="{_num(y)}" r="7" fill="{colour}" stroke="#111" '
+                   f'<circle cx="{num(x)}" cy="{num(y)}" r="7" fill="{colour}" stroke="#111" '
                    f'stroke-width="1.5"{dash}/>'
                    + _text(x, y + 3.2, str(c["seat"]), 8.5, "middle", fill="#fff", font_weight="bold")
                    + "</g>")
@@ -516,8 +498,8 @@ def _bar(x: float, y: float, label: str, value: int, limit: int, colour: str, tr
     """One track as a labelled bar: ``value`` of ``limit`` filled, ``marks`` as ticks."""
     w = 160.0
     filled = w * min(max(value, 0), limit) / max(limit, 1)
-    ticks = "".join(f'<line x1="{_num(x + 135 + w * m / max(limit, 1))}" y1="{_num(y - 2)}" '
-                    f'x2="{_num(x + 135 + w * m / max(limit, 1))}" y2="{_num(y + 12)}" stroke="#111"/>'
+    ticks = "".join(f'<line x1="{num(x + 135 + w * m / max(limit, 1))}" y1="{num(y - 2)}" '
+                    f'x2="{num(x + 135 + w * m / max(limit, 1))}" y2="{num(y + 12)}" stroke="#111"/>'
                     for m in marks)
     return (f'<g class="track" data-track={quoteattr(track)} data-value="{value}" data-limit="{limit}">'
             + _text(x, y + 9, label, 10)
@@ -692,7 +674,7 @@ def _players(game: PrecinctGame, data: Mapping[str, Any], acts: _Acts, posterior
         known = _loyalty_known(data, seat)
         fill = "#fff8e1" if turn == i else "#fafafa"
         row = _rect(20, y, 610, _ROW_H - 4, fill, colour, 4.0, ' stroke-width="2"')
-        row += f'<circle cx="34" cy="{_num(y + 13)}" r="8" fill="{colour}"/>' + \
+        row += f'<circle cx="34" cy="{num(y + 13)}" r="8" fill="{colour}"/>' + \
             _text(34, y + 16.5, str(seat), 9, "middle", fill="#fff", font_weight="bold")
         row += _text(48, y + 11, f"{c['character']} (seat {seat}){you}", 10.5, font_weight="bold")
         row += _text(48, y + 23, ", ".join(bits)[:95], 9, fill="#333")
