@@ -343,6 +343,61 @@ def expected_places(legal: list[str]) -> tuple[dict[int, list[str]], dict[int, l
     return stops, pieces
 
 
+def check_panel(root: ET.Element, data: dict[str, Any]) -> None:
+    """The panel shows every piece's tickets as the view counts them, Dr. Factor's log as the view has it
+    (a stop only where the view holds one, or where the history shows it), and carries ``double``,
+    ``show``, ``pass`` on chips and each ``take P TICKET`` on detective P's ticket cell."""
+    panel = group(root, "panel")
+    stocks = {0: data["factor"]["tickets"], **{e["piece"]: e["tickets"] for e in data["pieces"]}}
+    drawn_stocks = {
+        int(row.attrib["data-piece"]): {
+            cell.attrib["data-ticket"]: "".join(cell.itertext()) for cell in row if cell.tag == f"{SVG}g"
+        }
+        for row in panel.iter(f"{SVG}g")
+        if row.attrib.get("class") == "tickets"
+    }
+    assert drawn_stocks == {
+        p: {t: "∞" if n is None else str(n) for t, n in tickets.items()} for p, tickets in stocks.items()
+    }
+    shown: dict[int, str] = {}  # voluntary shows, by the number of moves made before them
+    made = 0
+    for piece, text in data["history"]:
+        words = text.split()
+        if piece == 0 and words[0] in ("taxi", "bus", "metro", "joker"):
+            made += 1
+        elif piece == 0 and words[0] == "show" and len(words) == 2:  # Dr. Factor's own reads "show"
+            shown[made] = words[1]
+    cells = {
+        int(e.attrib["data-move"]): e for e in panel.iter(f"{SVG}g") if e.attrib.get("class") == "log-move"
+    }
+    assert sorted(cells) == list(range(1, codec.LAST_MOVE + 1))
+    for entry in data["log"]:
+        cell = cells[entry["move"]]
+        assert cell.attrib["data-ticket"] == entry["ticket"]
+        texts = [t.text for t in cell.iter(f"{SVG}text")]
+        stop = entry["stop"] if entry["stop"] is not None else shown.get(entry["move"])
+        assert texts[2] == ("?" if stop is None else str(stop))
+    for move in range(len(data["log"]) + 1, codec.LAST_MOVE + 1):
+        assert "data-ticket" not in cells[move].attrib
+    acts = [
+        (e, json.loads(e.attrib["data-actions"])) for e in panel.iter() if "act" in e.attrib.get("class", "")
+    ]
+    chips = sorted(t for e, texts in acts if e.attrib["class"] == "chip act" for t in texts)
+    assert chips == sorted(t for t in data["legal_actions"] if t in ("double", "show", "pass"))
+    rows = {
+        e: int(row.attrib["data-piece"])
+        for row in panel.iter(f"{SVG}g")
+        if row.attrib.get("class") == "tickets"
+        for e in row
+    }
+    takes = sorted(
+        (rows[e], e.attrib["data-ticket"], texts) for e, texts in acts if e.attrib["class"] == "ticket act"
+    )
+    assert takes == sorted(
+        (int(t.split()[1]), t.split()[2], [t]) for t in data["legal_actions"] if t.startswith("take ")
+    )
+
+
 def random_game_views(game: Police07Game, seed: int) -> list[tuple[Police07State, int]]:
     """(state, seat) for every seat at every decision of a random game from ``seed``."""
     rng = np.random.default_rng(seed)
@@ -397,6 +452,7 @@ def test_every_view_of_random_games_makes_its_legal_moves_clickable(
                 if e.attrib.get("class", "").split()[:2] == ["piece", "detective"]
                 and "act" in e.attrib["class"].split()
             } == pieces
+            check_panel(root, view.to_json())
             if not legal:
                 assert not carried  # a seat that does not act has nothing to click
             else:

@@ -20,6 +20,7 @@ from bots.escape import draw
 from bots.escape.display import open_exits
 from solver import games
 from solver.core import ConfigError
+from solver.games.escape.board import Piece
 from solver.games.escape.rules import EscapeGame
 from solver.games.escape.state import EscapeState
 
@@ -36,10 +37,17 @@ _VISIT = re.compile(
     r"|take (green|black|brown) key|enter with .+|open .+ locker with .+|buy .+ on item \d+)$"
 )
 _NO_PLACE = re.compile(
-    r"^(done|yes|no|rest|move|pass|take wounds|gas \d+|tile [A-D]|unlock .+"
-    r"|use (contact|item|asset) space \d+|first aid|bonus extra action|bonus unlock"
-    r"|take .+ from display \d+|contact .+|keep \d+ on item \d+)$"
+    r"^(done|yes|no|move|pass|take wounds|bonus extra action|bonus unlock|contact to the box)$"
 )
+#: The panel's places, read from the action texts: (pattern, place from the match).
+_PANEL: list[tuple[re.Pattern[str], Any]] = [
+    (re.compile(r"^use (contact|item|asset) space (\d+)$"), lambda m: ("space", m.group(1), m.group(2))),
+    (re.compile(r"^(?:keep \d+|buy .+) on item (\d+)$"), lambda m: ("space", "item", m.group(1))),
+    (re.compile(r"^contact (?:to|replaces) space (\d+)$"), lambda m: ("space", "contact", m.group(1))),
+    (re.compile(r"^take .+ from display (\d+)$"), lambda m: ("card", m.group(1))),
+    (re.compile(r"^tile ([A-D])$"), lambda m: ("stack", m.group(1))),
+    (re.compile(r"^(rest|first aid|gas) ?\d*$"), lambda m: ("token", m.group(1).replace(" ", "-"))),
+]
 
 
 def game_of(n: int) -> EscapeGame:
@@ -73,8 +81,16 @@ def carried(root: ET.Element) -> dict[Place, list[str]]:
         classes = e.attrib.get("class", "").split()
         if "act" not in classes:
             continue
-        if classes[0] == "location":
-            place: Place = ("location", e.attrib["data-location"])
+        if classes[0] == "space":
+            place: Place = ("space", classes[1], e.attrib["data-space"])
+        elif classes[0] == "stack":
+            place = ("stack", e.attrib["data-stack"])
+        elif classes[0] == "card":
+            place = ("card", e.attrib["data-position"])
+        elif classes[0] == "token":
+            place = ("token", classes[1])
+        elif classes[0] == "location":
+            place = ("location", e.attrib["data-location"])
         elif classes[0] == "officer":
             place = ("officer", classes[1], e.attrib["data-tile"])
         elif classes[0] == "cell":
@@ -100,6 +116,16 @@ def filled_space(state: EscapeState, action: int) -> str:
     return str(state.game.location_names[changed[0]])
 
 
+def locked_space(state: EscapeState, seat: int, asset: str) -> Place:
+    """The board space of ``seat`` holding the locked asset tile ``asset``, read from the true state."""
+    board = state.boards[seat]
+    for kind, spaces in (("item", board.items), ("contact", board.contacts)):
+        for i, slot in enumerate(spaces):
+            if slot.piece == Piece.ASSET and state.game.asset_names[slot.ident] == asset:
+                return ("space", kind, str(i + 1))
+    raise AssertionError(f"unlock {asset}: no such locked tile on seat {seat}'s board")
+
+
 def expected(state: EscapeState, seat: int) -> tuple[dict[Place, list[str]], dict[str, Place]]:
     """The places the view's legal actions must be drawn at, and the tile choices' places (which the
     drawing may leave out when several spaces lack a tile)."""
@@ -110,6 +136,11 @@ def expected(state: EscapeState, seat: int) -> tuple[dict[Place, list[str]], dic
     places: dict[Place, list[str]] = {}
     tile_choices: dict[str, Place] = {}
     for action, text in zip(view.legal_actions, data["legal_actions"], strict=True):
+        for pattern, where in _PANEL:
+            if m := pattern.match(text):
+                places.setdefault(where(m), []).append(text)
+        if m := re.match(r"^unlock (.+)$", text):  # on the Item or Contact space of the locked tile
+            places.setdefault(locked_space(state, seat, m.group(1)), []).append(text)
         place: Place | None = None
         if m := _LOCATION.match(text):
             place = ("location", m.group(1) or m.group(2))
@@ -130,7 +161,8 @@ def expected(state: EscapeState, seat: int) -> tuple[dict[Place, list[str]], dic
             tile_choices[text] = ("location", filled_space(state, action))
             continue
         else:
-            assert _NO_PLACE.match(text), f"an action the test does not know: {text!r}"
+            known = any(p.match(text) for p, _ in _PANEL) or text.startswith("unlock ")
+            assert known or _NO_PLACE.match(text), f"an action the test does not know: {text!r}"
         if place is not None:
             places.setdefault(place, []).append(text)
     return places, tile_choices
@@ -140,6 +172,7 @@ def expected(state: EscapeState, seat: int) -> tuple[dict[Place, list[str]], dic
 def test_every_view_of_random_games_makes_its_placed_moves_clickable(n: int, seeds: tuple[int, ...]) -> None:
     game = game_of(n)
     kinds: set[str] = set()
+    words: set[str] = set()
     tile_choices = 0
     for seed in seeds:
         for state in decisions(game, seed):
@@ -165,7 +198,10 @@ def test_every_view_of_random_games_makes_its_placed_moves_clickable(n: int, see
                         assert all(text not in texts for texts in got.values())
                 assert {p: t for p, t in got.items() if t} == want
                 kinds |= {p[0] for p in want}
-    assert kinds >= {"location", "cell", "officer", "tile"} | ({"pawn"} if n == 2 else set())
+                words |= {t.split()[0] for t in legal}
+    assert kinds >= {"location", "cell", "officer", "tile", "space", "card", "stack", "token"} | (
+        {"pawn"} if n == 2 else set())
+    assert words >= {"unlock", "use", "tile", "rest", "keep", "contact"}  # the panel's actions were drawn
     assert tile_choices > 0
 
 
@@ -241,3 +277,73 @@ def test_a_placement_offers_every_rotation_on_its_cell() -> None:
         assert {t.split()[2] for t in texts} == {cell}
     placed = {f"{q},{r}" for q, r, _, _ in view.to_json()["placed"]}
     assert not placed & set(cells)  # never on a placed tile
+
+
+def group_text(el: ET.Element) -> str:
+    """The text drawn inside ``el``, one space between its pieces."""
+    return " ".join(" ".join(t.itertext()) for t in el.iter(f"{SVG}text"))
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_panel_shows_the_seat_s_own_board_and_the_table(n: int) -> None:
+    """The numbers of the seat's board, its plan card, the contact and tile displays, and every other
+    board's public facts, read from the view's JSON, are in the panel's groups."""
+    game = game_of(n)
+    checked = 0
+    for state in decisions(game, 3)[::7]:
+        for seat in range(n):
+            view = state.view(seat)
+            data = view.to_json()
+            board = data["boards"][seat]
+            root = ET.fromstring(draw.render_svg(game, view).encode("utf-8"))
+            own = root.find(f".//{SVG}g[@class='own']")
+            assert own is not None and own.attrib["data-seat"] == str(seat)
+            money = own.find(f".//{SVG}g[@class='money']")
+            assert money is not None
+            assert f"money ${board['money']}k behind your screen" in group_text(money)
+            assert f"income ${board['income_cubes']}k" in group_text(money)
+            assert f"notoriety {board['notoriety']} " in group_text(money)
+            wounds = own.find(f".//{SVG}g[@class='wounds']")
+            assert wounds is not None
+            assert wounds.attrib["data-green"] == str(board["green"])
+            assert wounds.attrib["data-red"] == str(board["red"])
+            plan = own.find(f".//{SVG}g[@class='plan']")
+            assert plan is not None and plan.attrib["data-plan"] == data["plan"]
+            visited = [e.attrib["data-visited"] == "true" for e in plan
+                       if e.attrib.get("class") == "plan-entry"]
+            assert visited == board["businesses"] + board["safe_houses"]
+            spaces = {(e.attrib["class"].split()[1], int(e.attrib["data-space"])): e
+                      for e in own.iter(f"{SVG}g") if e.attrib.get("class", "").startswith("space ")}
+            for kind, group in (("item", "items"), ("contact", "contacts"), ("asset", "unlocked")):
+                assert sorted(i for k, i in spaces if k == kind) == list(range(1, len(board[group]) + 1))
+            cards = [group_text(e) for e in root.iter(f"{SVG}g")
+                     if e.attrib.get("class", "").startswith("card")]
+            assert cards == data["contact_display"]
+            stacks = [next(e.iter(f"{SVG}text")).text or "" for e in root.iter(f"{SVG}g")
+                      if e.attrib.get("class", "").startswith("stack")]
+            assert stacks == [f"{'ABCD'[i]}: {t or 'none'}" for i, t in enumerate(data["display"])]
+            others = {int(e.attrib["data-pawn"]): group_text(e)
+                      for e in root.iter(f"{SVG}g") if e.attrib.get("class") == "other"}
+            assert sorted(others) == [p for p in range(len(data["boards"])) if p != seat]
+            for pawn, text in others.items():
+                assert f"notoriety {data['boards'][pawn]['notoriety']}" in text
+                assert data["location"][pawn] in text
+            checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("n", [3])
+def test_the_other_players_money_is_never_drawn(n: int) -> None:
+    """The view tracks every board's money; the picture shows the seat's own only: another seat's money
+    changed in the view leaves the picture as it was, the seat's own changes it."""
+    game = game_of(n)
+    for state in decisions(game, 5)[::25]:
+        for seat in range(n):
+            data = state.view(seat).to_json()
+            svg = draw.render_svg(game, game.view_from_json(data))
+            for pawn in range(len(data["boards"])):
+                changed = json.loads(json.dumps(data))
+                changed["boards"][pawn]["money"] = 987
+                other = draw.render_svg(game, game.view_from_json(changed))
+                assert (other == svg) == (pawn != seat)
+                assert ("$987k" in other) == (pawn == seat)

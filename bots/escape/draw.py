@@ -9,7 +9,7 @@ plan card or face-down tiles is in a view, so nothing of them can be drawn
 secrets). Without advice (the web page's main picture) there is no best move and no route plan.
 
 **Clickable moves** (:func:`clickable`): an element with ``act`` in its class and ``data-actions``, a
-JSON list of action texts, carries every legal action that has a place on the city:
+JSON list of action texts, carries every legal action that has a place on the city or on the panel:
 
 - a Location (its ``<g class="location KIND act">``): the Travels to it (``travel store A route 2``),
   the escape routes when one exit is open, the Business or Safe House tile choices when exactly one
@@ -22,13 +22,24 @@ JSON list of action texts, carries every legal action that has a place on the ci
   TYPE from``, ``snitch TYPE on``;
 - an empty cell a tile may be placed on (``<g class="cell act" data-cell="q,r">`` in ``cells``): its
   ``place at q,r rot k`` for every legal rotation;
-- Sandra's pawn (a ``<circle class="act">`` in it): ``sandra as TYPE``.
+- Sandra's pawn (a ``<circle class="act">`` in it): ``sandra as TYPE``;
+- on the panel (below the city): the seat's board spaces, the Item, Contact and unlocked Asset space
+  an action names (``use item space 2``, ``keep 30 on item 4``, ``buy vest on item 1`` (also on the
+  Location), ``contact to space 3``, ``contact replaces space 1``, ``use asset space 3``, ``unlock ASSET``
+  on the space of the locked tile), a tile display stack (``tile A``), a contact display card (``take
+  Medic from display 2``), the Rest token (``rest``), the First Aid tile (``first aid``), the gas cans
+  (``gas K``).
 
-Without a place (the page lists them as buttons): ``done``, ``yes``/``no``, ``rest``, ``move``, ``pass``,
-``take wounds``, ``gas K``, ``tile A``..``D`` (the display stacks are not drawn), ``unlock ASSET``, ``use
-contact/item/asset space N``, ``first aid``, the end-of-turn bonuses, a contact card's choice and how it
-is taken (the contact display and the board's spaces are not drawn), ``keep V on item N``, and a
-Business or Safe House choice while several spaces lack their tile.
+Without a place (the page lists them as buttons): ``done``, ``yes``/``no``, ``move``, ``pass``, ``take
+wounds``, the end-of-turn bonuses, ``contact to the box``, and a Business or Safe House choice while
+several spaces lack their tile.
+
+**The panel** (:func:`_panel`) shows what the seat's view holds beyond the city: the day, part and turn
+order, the exits and the escape costs, the tile and contact displays, the seat's own board (money behind
+its screen, income, notoriety and its lines, wounds, Item, Contact and unlocked Asset spaces, keys, gang
+markers, Rest token, First Aid, gas cans, Extra Action discs, its Escape Plan card with the places
+visited), and for every other pawn its public facts only: the view tracks every board's money, but
+another player's stays behind its screen (Player Setup K), and its face-down tiles stay face down.
 
 Geometry: the city's axial grid (``docs/escape-rules.md``, "The city") drawn with pointy-top hexagons,
 so direction ``d`` (E, NE, NW, W, SW, SE) points at ``60 * d`` degrees and edge ``d`` of a placed tile is
@@ -66,6 +77,11 @@ SVG structure (what tests and other tools may rely on)::
                          <g class="plan-step" data-step=N data-location=NAME> dashes, number </g> ...
       <g id="pawns">     <g class="pawn" data-pawn=N data-location=NAME> circle, number
                          [<circle class="act" data-actions=/>] </g> ...
+      <g id="panel">     <g class="stack [act]" data-stack=A>, <g class="card [act]" data-position=N>,
+                         <g class="own" data-seat=S>: <g class="money">, <g class="wounds">,
+                         <g class="token rest|first-aid|gas [act]">,
+                         <g class="space item|contact|asset [act]" data-space=N>, <g class="plan">;
+                         <g class="other" data-pawn=P> ...
       <g id="legend">    title, who is to act, day and part, the advised move, colour keys
 
 (``best-move`` and ``plan-route`` only with advice.)
@@ -74,7 +90,8 @@ SVG structure (what tests and other tools may rely on)::
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import textwrap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
@@ -88,8 +105,11 @@ from bots.escape.display import (
     city_of,
     content_of,
     escape_cost,
+    exit_open,
     open_exits,
     part_text,
+    pawn_name,
+    slot_text,
     tiles_by_name,
 )
 from bots.svg import BEST, actions_attr, num
@@ -241,6 +261,20 @@ class Places:
     officers: dict[tuple[int, int], list[str]] = field(default_factory=dict)  # (tile, officer type)
     cells: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     pawns: dict[int, list[str]] = field(default_factory=dict)
+    # the panel: the seat's Item, Contact and unlocked Asset spaces, the tile display's stacks, the contact
+    # display's positions (0-based), and the board's tokens ("rest", "first aid", "gas")
+    items: dict[int, list[str]] = field(default_factory=dict)
+    contacts: dict[int, list[str]] = field(default_factory=dict)
+    assets: dict[int, list[str]] = field(default_factory=dict)
+    stacks: dict[int, list[str]] = field(default_factory=dict)
+    display: dict[int, list[str]] = field(default_factory=dict)
+    tokens: dict[str, list[str]] = field(default_factory=dict)
+
+    def count(self) -> int:
+        """How many (place, action) pairs there are; an action on two places counts twice."""
+        return sum(len(texts) for group in (self.locations, self.tiles, self.officers, self.cells, self.pawns,
+                                            self.items, self.contacts, self.assets, self.stacks, self.display,
+                                            self.tokens) for texts in group.values())
 
 
 def clickable(game: Game, view: View) -> Places:
@@ -287,7 +321,44 @@ def clickable(game: Game, view: View) -> Places:
             _place_executive(city, i, text, out)
         if loc is not None:
             out.locations.setdefault(loc, []).append(text)
+        _place_on_panel(game, data["boards"][view.seat], action, text, out)
     return out
+
+
+def _place_on_panel(game: Game, board: dict[str, Any], action: int, text: str, out: Places) -> None:
+    """Put ``action`` on the panel's element it names, when it names one: a board space of the seat (its
+    use, a kept tile, a purchase, a contact placed, a locked asset to unlock), a display stack, a contact
+    display position, the Rest token, the First Aid tile or the gas cans (the layouts of
+    ``solver/games/escape/codec.py`` and ``executive.py``)."""
+    start, i = codec.block_of(action)
+    if start == codec.REST:
+        out.tokens.setdefault("rest", []).append(text)
+    elif start == codec.GAS:
+        out.tokens.setdefault("gas", []).append(text)
+    elif start == codec.DISPLAY:
+        out.stacks.setdefault(i, []).append(text)
+    elif start == codec.V_PICK:
+        out.display.setdefault(i // codec.MAX_CARDS, []).append(text)
+    elif start in (codec.V_EQUIP, codec.V_FIXER, codec.V_KEEP):
+        out.items.setdefault(i % codec.MAX_ITEMS, []).append(text)
+    elif start == codec.V_HOW and i > 0:  # "contact to the box" has no space
+        out.contacts.setdefault((i - 1) % codec.CONTACT_SPACES, []).append(text)
+    elif start == codec.UNLOCK:
+        # a locked asset lies on an Item or a Contact space ("Asset Tiles"): the click is on that tile
+        held = f"asset:{game.asset_names[i]}"  # type: ignore[attr-defined]
+        for spaces, group in ((board["items"], out.items), (board["contacts"], out.contacts)):
+            if held in spaces:
+                group.setdefault(spaces.index(held), []).append(text)
+                break
+    elif start == codec.EXEC and i < executive.USE_GANG:
+        if i < executive.USE_ITEM:
+            out.contacts.setdefault(i - executive.USE_CONTACT, []).append(text)
+        elif i < executive.USE_ASSET:
+            out.items.setdefault(i - executive.USE_ITEM, []).append(text)
+        elif i < executive.FIRST_AID:
+            out.assets.setdefault(i - executive.USE_ASSET, []).append(text)
+        else:
+            out.tokens.setdefault("first aid", []).append(text)
 
 
 def _place_executive(city: Any, k: int, text: str, out: Places) -> None:
@@ -336,7 +407,9 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
     left, top = min(xs) - R - _PAD, min(ys) - R - _PAD - _HEADER
     width = max(xs) - min(xs) + 2 * (R + _PAD)
     height = max(ys) - min(ys) + 2 * (R + _PAD) + _HEADER + _FOOTER
-    width = max(width, 720.0)  # room for the legend lines
+    width = max(width, _PANEL_W)  # room for the legend lines and the panel's rows
+    panel, panel_h = _panel(game, view, places, left + 12.0, top + height - _FOOTER, width - 24.0)
+    height += panel_h
     out = svg.document(width, height, left, top)
     # tiles: six wedges in their zones' Land colours
     out.append('<g id="tiles">')
@@ -433,6 +506,7 @@ def render_svg(game: Game, view: View, advice: Advice | None = None,
                    + _text(x, y + 3, "S" if sandra else str(pawn), 8, fill="#ffffff", font_weight="bold")
                    + hit + "</g>")
     out.append("</g>")
+    out.extend(panel)
     out.extend(_legend(game, view, advice, best, places, left, top, width, height))
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -512,9 +586,8 @@ def _legend(game: Game, view: View, advice: Advice | None, best: Any, places: Pl
     if advice is not None:
         first = "Advised: " + (best.text if best is not None else "no move")
     else:
-        placed = sum(len(texts) for group in (places.locations, places.tiles, places.officers, places.cells,
-                                               places.pawns) for texts in group.values())
-        first = (f"{len(view.legal_actions)} legal moves, {placed} on the city (click the orange marks)"
+        first = (f"{len(view.legal_actions)} legal moves, {places.count()} on the picture (click the orange "
+                 "marks)"
                  if view.legal_actions else "No move to make")
     lines = [f"Escape Plan: seat {view.seat} to act ({part_text(data)})",
              f"{view.decision.prompt}",
@@ -535,3 +608,289 @@ def _legend(game: Game, view: View, advice: Advice | None, best: Any, places: Pl
                         f"closed; B3 = Business 3, SH1 = Safe House 1, G2 = gang of 2{plan}", 10, None))
     out.append("</g>")
     return out
+
+
+# --- the panel: the table's displays, the seat's own board, the others' public facts ---------------------
+
+#: The panel's width at least (its rows of spaces), its margin, and the height of a board space's box.
+_PANEL_W: Final = 800.0
+_BOX_H: Final = 34.0
+_LINE: Final = 15.0
+_INK: Final = "#222222"
+_DIM: Final = "#666666"
+
+
+@dataclass
+class _Panel:
+    """The panel as it is drawn: its SVG lines and the next free row (``y``), left edge ``x``, width ``w``."""
+
+    x: float
+    y: float
+    w: float
+    out: list[str] = field(default_factory=list)
+
+    def line(self, body: str, size: float = 11.0, fill: str = _INK, weight: str = "normal") -> None:
+        """A line of text at the left edge, then down one line."""
+        self.out.append(svg.text(self.x, self.y + size, body, size, None, fill=fill, font_weight=weight))
+        self.y += size + 5.0
+
+    def heading(self, body: str) -> None:
+        """A section's title."""
+        self.y += 6.0
+        self.line(body, 13.0, weight="bold")
+
+
+def _box(kind: str, attrs: str, actions: list[str], x: float, y: float, w: float, lines: list[str],
+         fill: str = "#ffffff", tip: str = "") -> str:
+    """A labelled box of the panel (a board space, a display stack, a card), clickable when it carries
+    ``actions`` (its frame then in the click colour); ``lines`` are its text, the first in bold."""
+    edge = f'stroke="{_ACT}" stroke-width="3"' if actions else 'stroke="#999999" stroke-width="1"'
+    body = [svg.act_group(kind, actions, None, attrs),
+            f"<title>{escape(tip)}</title>" if tip else "",
+            svg.rect(x, y, w, _BOX_H, f'rx="4" fill="{fill}" {edge}')]
+    for i, text in enumerate(lines[:2]):
+        size = 10.0 if i == 0 else 9.0
+        ink, weight = (_INK, "bold") if i == 0 else (_DIM, "normal")
+        body.append(svg.text(x + 5, y + 14 + 13 * i, text, size, None, fill=ink, font_weight=weight))
+    body.append("</g>")
+    return "".join(body)
+
+
+def _fit_text(text: str, width: float, size: float) -> list[str]:
+    """``text`` wrapped into at most two lines of a box ``width`` wide at font ``size`` (a bold average
+    character is about 0.62 of the size; the second line is cut with an ellipsis). A word is not broken: a
+    name like ``(County+Federal)`` a little wider than the box stays whole."""
+    chars = max(4, int((width - 8) / (0.62 * size)))
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= chars:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        rest = " ".join(lines[1:])
+        lines = [lines[0], rest[: chars - 1] + "…"]
+    return lines or ["-"]
+
+
+def _space_row(p: _Panel, label: str, kind: str, slots: list[str], places: dict[int, list[str]],
+               words: Callable[[int, str, float], list[str]], fills: Callable[[int, str], str]) -> None:
+    """A row of board spaces: ``label`` then one box per slot, space ``i`` (0-based) numbered ``i + 1``;
+    ``words(i, slot, width)`` gives a box's lines, ``fills(i, slot)`` its colour."""
+    p.out.append(svg.text(p.x, p.y + 21, label, 11, None, fill=_INK, font_weight="bold"))
+    left = p.x + 78.0
+    w = (p.w - 78.0) / max(len(slots), 1)
+    for i, slot in enumerate(slots):
+        p.out.append(_box(f"space {kind}", f' data-space="{i + 1}"', places.get(i, []), left + i * w + 2, p.y,
+                          w - 4, words(i, slot, w - 4), fills(i, slot)))
+    p.y += _BOX_H + 6.0
+
+
+def _panel(
+    game: Game, view: View, places: Places, x: float, y: float, width: float
+) -> tuple[list[str], float]:
+    """The ``panel`` group drawn from (x, y), ``width`` wide, and its height: the day and the turn order, the
+    exits and their costs, the tile display and the contact display (the table's public components), the
+    seat's own board (Player Setup A-K: money behind the screen, income track, notoriety, wounds, Item,
+    Contact and unlocked Asset spaces, keys, gang markers, Rest token, First Aid tile, gas cans, Extra Action
+    discs) with its Escape Plan card, and a compact account of each other pawn's board without its money
+    (behind its screen, Player Setup K) and with face-down tiles face down (the view hides their values)."""
+    data = view.to_json()
+    content = content_of(game)
+    p = _Panel(x, y, width, ['<g id="panel">'])
+    order = ", ".join(pawn_name(game, s) + (" (you)" if s == view.seat else "") for s in data["order"])
+    p.heading(f"{part_text(data)} — turn order {order}")
+    costs = "/".join(f"${c}k" for c in content.escape_costs[game.num_players])
+    exits = []
+    for e in (1, 2, 3):
+        stack = data["exit_stack_at"].get(str(e))
+        patrol = int(data["patrol_on"][e - 1])
+        exits.append(f"exit {e} {'open' if exit_open(data, e) else 'closed'} ({patrol} patrol"
+                     + (f", exit tiles {stack + 1}" if stack is not None else "") + ")")
+    p.line("; ".join(exits) + f"; patrol deck {data['patrol_deck']}")
+    p.line(f"Escaping costs {costs} by leaving order; the next pays ${escape_cost(game, data)}k")
+    _displays(game, data, places, p)
+    _own_board(game, view, data, places, p)
+    _others(game, view, data, p)
+    p.out.append("</g>")
+    return p.out, p.y - y + 8.0
+
+
+def _displays(game: Game, data: dict[str, Any], places: Places, p: _Panel) -> None:
+    """The City tile display (a tile on each stack A-D, "3. City") and the contact display (set-up 15)."""
+    p.heading("City tiles on display")
+    w = p.w / 4
+    for s, name in enumerate(data["display"]):
+        size = data["stack_sizes"][s]
+        lines = [f"{codec.STACK_NAMES[s]}: {name or 'none'}", f"{size} more in the stack"]
+        p.out.append(_box("stack", f' data-stack="{codec.STACK_NAMES[s]}"', places.stacks.get(s, []),
+                          p.x + s * w + 2, p.y, w - 4, lines))
+    p.y += _BOX_H + 4.0
+    p.heading(f"Contact display ({data['contact_deck']} in the deck)")
+    cards = {c.name: c for c in content_of(game).contacts}
+    shown = data["contact_display"]
+    w = p.w / max(len(shown), codec.MAX_DISPLAY)
+    for i, name in enumerate(shown):
+        card = cards.get(name)
+        tip = name if card is None else (f"{name}: use for ${card.cost}k"
+                                         + (", gaining 1 notoriety" if card.notoriety else ""))
+        p.out.append(_box("card", f' data-position="{i + 1}"', places.display.get(i, []), p.x + i * w + 2,
+                          p.y, w - 4, _fit_text(name, w - 4, 10.0), tip=tip))
+    p.y += _BOX_H + 4.0
+
+
+def _own_board(game: Game, view: View, data: dict[str, Any], places: Places, p: _Panel) -> None:
+    """The seat's own board, its spaces clickable where an action names them, and its plan card."""
+    me = view.seat
+    board = data["boards"][me]
+    content = content_of(game)
+    track = content.notoriety
+    status = " — ESCAPED" if data["escaped"][me] else " — ARRESTED" if data["arrested"][me] else ""
+    p.heading(f"Your board (seat {me}, at {data['location'][me]}){status}")
+    p.out.append('<g class="own" data-seat="' + str(me) + '">')
+    lines = [f"money ${board['money']}k behind your screen", f"income ${board['income_cubes']}k",
+             f"notoriety {board['notoriety']} (lines at {', '.join(map(str, track.lines))})"]
+    if board["cubes_red"] or board["cubes_blue"]:
+        lines.append(f"this turn +{board['cubes_red']} -{board['cubes_blue']}")
+    lines.append(f"Extra Action discs {board['extra_actions']}")
+    p.out.append('<g class="money">')
+    p.line("; ".join(lines), 12.0)
+    p.out.append("</g>")
+    # the tokens row: wounds, handcuffs, rest token, first aid tile, gas cans
+    row = p.y
+    x = p.x
+    p.out.append(svg.text(x, row + 21, "wounds", 11, None, fill=_INK, font_weight="bold"))
+    x += 50
+    wounds = [("#2e9e44", "green")] * int(board["green"]) + [("#c0392b", "red")] * int(board["red"])
+    p.out.append(f'<g class="wounds" data-green="{board["green"]}" data-red="{board["red"]}">')
+    for colour, _ in wounds:
+        p.out.append(svg.rect(x, row + 10, 12, 12, f'fill="{colour}" stroke="#ffffff"'))
+        x += 14
+    p.out.append(svg.text(x + 4, row + 21, f"{board['green']} green, {board['red']} red; handcuffs "
+                          f"{board['handcuffs']}", 11, None, fill=_INK) + "</g>")
+    x = p.x + 300
+    tokens = (("rest", "Rest token", "moon: rested" if board["rested"] else "sun: may rest"),
+              ("first aid", "First Aid", "face up" if board["first_aid_up"] else "used"),
+              ("gas", "gas cans", f"{board['gas_cans']} of {content.board.max_gas_cans}"))
+    tw = (p.w - 300) / 3
+    for i, (key, title, state) in enumerate(tokens):
+        p.out.append(_box(f"token {key.replace(' ', '-')}", "", places.tokens.get(key, []), x + i * tw + 2,
+                          row, tw - 4, [title, state]))
+    p.y = row + _BOX_H + 6.0
+
+    def words(i: int, slot: str, width: float) -> list[str]:
+        return _fit_text(_space_text(game, board, "items", i, True), width, 10.0)
+
+    def plain(i: int, slot: str) -> str:
+        return "#ffffff" if slot != "empty" else "#f4f4f4"
+
+    def cuffed(i: int, slot: str) -> str:
+        return "#d8d8d8" if i >= len(board["contacts"]) - int(board["handcuffs"]) else plain(i, slot)
+
+    def contact_words(i: int, slot: str, width: float) -> list[str]:
+        text = _space_text(game, board, "contacts", i, True)
+        if text.startswith("handcuffed"):
+            return ["handcuffed", text.removeprefix("handcuffed").removeprefix(" over ")]
+        return _fit_text(text, width, 10.0)
+
+    def asset_words(i: int, slot: str, width: float) -> list[str]:
+        return [f"${content.board.asset_costs[i]}k", slot_text(game, slot, True)]
+
+    _space_row(p, "Items", "item", board["items"], places.items, words, plain)
+    _space_row(p, "Contacts", "contact", board["contacts"], places.contacts, contact_words, cuffed)
+    _space_row(p, "Unlocked", "asset", board["unlocked"], places.assets, asset_words, plain)
+    keys = ", ".join(f"{i + 1}: {str(k).split(':')[0]}" + (" (used)" if str(k).endswith(":down") else "")
+                     for i, k in enumerate(board["keys"]) if k) or "none"
+    gangs = ", ".join(str(g) for g in board["gang_controlled"]) or "no gang"
+    p.line(f"Keys {keys}; Gang Control markers {board['gang_markers']} left, controlling {gangs}; "
+           f"gang members {len(board['gang_members'])}", 11.0)
+    _plan_card(game, data, board, p)
+    p.out.append("</g>")
+
+
+def _plan_card(game: Game, data: dict[str, Any], board: dict[str, Any], p: _Panel) -> None:
+    """The seat's Escape Plan card: Businesses 1-3, 4-6, Safe Houses 1-3, each value and whether visited
+    ("Escape Plan Cards"), the group bonuses taken."""
+    plan = data.get("plan")
+    card = next((c for c in content_of(game).plans if c.name == plan), None)
+    if card is None:
+        return
+    p.out.append(svg.text(p.x, p.y + 21, f"{plan}", 11, None, fill=_INK, font_weight="bold"))
+    names = (("Business", board["businesses"][:3], 1), ("Business", board["businesses"][3:], 4),
+             ("Safe House", board["safe_houses"], 1))
+    left = p.x + 78.0
+    w = (p.w - 78.0) / 9
+    p.out.append(f'<g class="plan" data-plan={quoteattr(str(plan))}>')
+    for g, (group, (kind, visited, first)) in enumerate(zip(card.groups, names, strict=True)):
+        for j, value in enumerate(group):
+            bx = left + (3 * g + j) * w + (4 if g else 0)
+            done = bool(visited[j])
+            amount = "income" if value is None else f"${value}k"
+            short = "B" if kind == "Business" else "SH"
+            fill = "#cfe8cf" if done else "#ffffff"
+            p.out.append(_box("plan-entry", f' data-visited="{str(done).lower()}"', [], bx + 2, p.y, w - 4,
+                              [f"{short}{first + j} {amount}", "visited" if done else ""], fill))
+        if board["group_bonus"][g]:
+            p.out.append(svg.text(left + 3 * g * w + 4, p.y + _BOX_H + 10, "bonus taken", 9, None, fill=_DIM))
+    p.out.append("</g>")
+    p.y += _BOX_H + (16.0 if any(board["group_bonus"]) else 6.0)
+
+
+def _space_text(game: Game, board: dict[str, Any], group: str, i: int, own: bool) -> str:
+    """Space ``i`` of a board's ``group`` (items, contacts, unlocked) in words: an asset tile on an Item or
+    Contact space is a locked one ("Asset Tiles"), a Contact space under a Handcuff card says so ("Step 2:
+    Avoid": the cards fill them from the right)."""
+    slot = board[group][i]
+    text = slot_text(game, slot, own)
+    if group != "unlocked" and slot.startswith("asset:"):
+        text = f"locked {text}"
+    if group == "contacts" and i >= len(board["contacts"]) - int(board["handcuffs"]):
+        text = "handcuffed" + ("" if slot == "empty" else f" over {text}")
+    return text
+
+
+def _pack(parts: list[str], chars: int) -> list[str]:
+    """``parts`` joined by ``; `` into lines of at most ``chars`` characters, a part broken (at its commas
+    or spaces) only when it is longer than a line by itself."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 2 + len(part) <= chars:
+            lines[-1] += "; " + part
+        else:
+            lines.extend(textwrap.wrap(part, chars) or [""])
+    return lines
+
+
+def _others(game: Game, view: View, data: dict[str, Any], p: _Panel) -> None:
+    """A compact account of every other pawn: its public facts, never its money or a face-down value."""
+    others = [s for s in range(len(data["boards"])) if s != view.seat]
+    if not others:
+        return
+    p.heading("The other players (money behind their screens)")
+    for pawn in others:
+        b = data["boards"][pawn]
+        who = pawn_name(game, pawn)
+        p.out.append(f'<g class="other" data-pawn="{pawn}">')
+        if who == "Sandra":
+            p.line(f"Sandra at {data['location'][pawn]}: notoriety {b['notoriety']}, Extra Action discs "
+                   f"{b['extra_actions']}", 11.0, weight="bold")
+            p.out.append("</g>")
+            continue
+        status = " ESCAPED" if data["escaped"][pawn] else " ARRESTED" if data["arrested"][pawn] else ""
+        visited = [f"B{i + 1}" for i, v in enumerate(b["businesses"]) if v]
+        visited += [f"SH{i + 1}" for i, v in enumerate(b["safe_houses"]) if v]
+        keys = [str(k).split(":")[0] for k in b["keys"] if k]
+        facts = [f"{who}{status} at {data['location'][pawn]}: notoriety {b['notoriety']}",
+                 f"wounds {b['green']} green, {b['red']} red", f"handcuffs {b['handcuffs']}",
+                 "rested" if b["rested"] else "not rested",
+                 f"first aid {'up' if b['first_aid_up'] else 'used'}",
+                 f"income ${b['income_cubes']}k", f"Extra Action discs {b['extra_actions']}",
+                 f"gas cans {b['gas_cans']}", f"keys {', '.join(keys) or 'none'}",
+                 f"visited {', '.join(visited) or 'none'}"]
+        for group, label in (("items", "items"), ("contacts", "contacts"), ("unlocked", "unlocked")):
+            facts.append(f"{label}: " + ", ".join(_space_text(game, b, group, i, False)
+                                                 for i in range(len(b[group]))))
+        chars = int(p.w / (0.56 * 11.0))
+        for k, text in enumerate(_pack(facts, chars)):
+            p.line(text, 11.0, _INK if k == 0 else "#444444", "bold" if k == 0 else "normal")
+        p.out.append("</g>")

@@ -14,7 +14,12 @@ position alone: no arrow, no suggested move in the title.
 a joker, a double move's legs, a start or free placement) is a ``<g class="stop act">`` whose
 ``data-actions`` lists those actions' texts (``["taxi 69","joker taxi 69"]``), ringed in the mover's
 colour; after a voluntary show, a detective's piece carries the ``take`` actions of its tickets.
-``double``, ``show`` and ``pass`` have no place on the board.
+``double``, ``show`` and ``pass`` have no place on the board: the panel carries them as chips.
+
+**The panel** (:func:`panel`, under the colour keys) is what a human plays from besides the board: every
+piece's tickets left (a detective's ticket cell carries the legal ``take`` of it), Dr. Factor's travel
+log as the view has it (the ticket of each move; the stop only where the view holds it, so a
+detective's panel never names a hidden stop), the moves left and the next shown move.
 
 Layout: the board file's ``coordinates`` when it gives them for every stop (taken as drawing
 positions, x to the right and y down, as on a scan of the board), otherwise :func:`stress_layout` of
@@ -35,6 +40,9 @@ SVG structure, drawn in this order (what tests and other tools may rely on)::
       <g id="pieces">    <g class="piece detective|factor [act]" data-piece= data-stop= [data-actions=]>
                          ring, name tag
       <g id="legend">    title, who is to move, possible count, suggested move, colour keys
+      <g id="panel">     <g class="tickets" data-piece=P> <g class="ticket [act]" data-ticket=T> ...
+                         <g class="log-move" data-move=K [data-ticket=T]> ...
+                         <g class="chip act" data-action=TEXT data-actions=> (double, show, pass)
 
 (``[act]`` and ``data-actions`` only where a legal action lands; ``best-move`` only with advice.)
 """
@@ -51,7 +59,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 
 from bots.base import Advice
-from bots.svg import FloatArray, Point, actions_attr, document, drawable, num, rect, text
+from bots.svg import FloatArray, Point, act_group, actions_attr, document, drawable, num, rect, text
 from bots.svg import stress_layout as stress_layout  # re-exported: tests/test_draw.py lays out through it
 from bots.svg import svg_to_png as svg_to_png  # re-exported: bots/cli.py's PNG writer imports it from here
 from solver.core import ConfigError, Game, View
@@ -248,7 +256,7 @@ def render_svg(
     ox, oy = _MARGIN, _MARGIN + _HEADER
     box_height = max(y for _, y in pos.values()) + PAD
     width = BOX + 2 * _MARGIN
-    height = _HEADER + box_height + _FOOTER + 2 * _MARGIN
+    height = _HEADER + box_height + _FOOTER + 2 * _MARGIN  # down to the colour keys
 
     def at(stop: Stop) -> Point:
         x, y = pos[stop]
@@ -259,7 +267,7 @@ def render_svg(
     heat = weighted if weighted is not None else dict.fromkeys(possible, 1.0)
     shade = heat if weighted is not None else dict.fromkeys(possible, _UNIFORM_SHADE)
     out: list[str] = [
-        *document(width, height, digits=2),
+        *document(width, height + _PANEL_H, digits=2),
         rect(ox, oy, BOX, box_height, 'fill="#fafaf7" stroke="#d0d0c8"', digits=2),
     ]
 
@@ -338,6 +346,7 @@ def render_svg(
         )
     out.append("</g>")
     out.append(_legend(game, data, advice, possible, weighted, width, height, bool(targets)))
+    out.append(panel(game, view, height))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -584,3 +593,165 @@ def _legend(
         parts.append(_text(x + 34, y + 5, "a legal move (click)", 15, fill="#222222"))
     parts.append("</g>")
     return "".join(parts)
+
+
+# --- the panel: tickets, travel log, moves left -------------------------------------------------
+
+#: Height of the panel under the colour keys (tickets table beside the travel log).
+_PANEL_H: Final = 262.0
+#: The ticket columns of the panel's table (Dr. Factor's last two only for him).
+_TICKET_COLUMNS: Final = codec.TICKET_NAMES
+#: A light tint per ticket (the line colours lightened; joker and double in neutral tints).
+_TICKET_TINT: Final = {"taxi": "#fff1bf", "bus": "#d9e5fa", "metro": "#f8d4d4", "joker": "#e9e0f3",
+                       "double": "#e4e4e4"}
+_LOG_COLUMNS: Final = 6
+_LOG_W: Final = 91.0
+_LOG_H: Final = 46.0
+_CELL_W: Final = 60.0
+_ROW_H: Final = 26.0
+
+
+def panel(game: Game, view: View, top: float) -> str:
+    """The ``panel`` group drawn under the board from ``top``: every piece's tickets left (the stocks
+    lie on the table: rulebook "Rules of the Game"), Dr. Factor's travel log as the view has it (the
+    ticket of each move; the stop only where the view holds it: the shown moves 1, 3, 8, 13, 18 and a
+    voluntary show for a detective, every move for Dr. Factor), the moves left, and chips for the legal
+    ``double``, ``show`` and ``pass``; a detective's ticket cell carries the legal ``take`` of it."""
+    data = view.to_json()
+    _, takes = clickable(game, view)
+    out = ['<g id="panel">']
+    out.extend(_ticket_table(data, takes, _MARGIN, top + 8))
+    out.extend(_travel_log(data, _MARGIN + 440, top + 8))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _stock_text(count: Any) -> str:
+    """A ticket count as drawn: the number, ``∞`` for an unlimited stock (None in the view)."""
+    return "∞" if count is None else str(count)
+
+
+def _ticket_table(data: dict[str, Any], takes: dict[int, list[str]], x0: float, y0: float) -> list[str]:
+    """The tickets table (a row per piece) and the chips of ``double``/``show``/``pass`` under it."""
+    out = [_text(x0, y0 + 16, "Tickets left", 16, font_weight="bold", fill="#111111", text_anchor="start")]
+    label_w = 120.0
+    y = y0 + 26
+    for i, name in enumerate(_TICKET_COLUMNS):
+        cx = x0 + label_w + (i + 0.5) * _CELL_W
+        out.append(_text(cx, y + 17, name, 13, fill="#333333", text_anchor="middle"))
+    factor = data.get("factor") or {}
+    rows: list[tuple[int, str, dict[str, Any]]] = [(0, "Dr. Factor", factor.get("tickets") or {})]
+    for entry in data["pieces"]:
+        piece = entry["piece"]
+        rows.append((piece, f"D{piece} (seat {entry['seat']})", entry.get("tickets") or {}))
+    for piece, label, tickets in rows:
+        y += _ROW_H
+        mine = piece == data.get("piece")
+        out.append(
+            f'<g class="tickets" data-piece="{piece}">'
+            + rect(x0, y + 2, 10, _ROW_H - 4, f'fill="{_colour(piece)}"', digits=2)
+            + _text(x0 + 16, y + 18, label, 14, fill="#111111", text_anchor="start",
+                    font_weight="bold" if mine else "normal")
+        )
+        for i, name in enumerate(_TICKET_COLUMNS):
+            if name not in tickets:
+                continue
+            take = [t for t in takes.get(piece, []) if t.split()[-1] == name]
+            cx = x0 + label_w + i * _CELL_W
+            edge = f'stroke="{_colour(data.get("piece"))}" stroke-width="3"' if take else 'stroke="#ffffff"'
+            out.append(
+                (act_group("ticket", take, None, f' data-ticket="{name}"') if take
+                 else f'<g class="ticket" data-ticket="{name}">')
+                + rect(cx + 2, y + 1, _CELL_W - 4, _ROW_H - 2, f'rx="4" fill="{_TICKET_TINT[name]}" {edge}',
+                       digits=2)
+                + _text(cx + _CELL_W / 2, y + 18, _stock_text(tickets[name]), 14, fill="#111111",
+                        text_anchor="middle", font_weight="bold")
+                + "</g>"
+            )
+        out.append("</g>")
+    chips = [t for t in data["legal_actions"] if t in ("double", "show", "pass")]
+    if chips:
+        y += _ROW_H + 10
+        out.append(_text(x0, y + 17, "Or play:", 14, fill="#333333", text_anchor="start"))
+        x = x0 + 72
+        for chip in chips:
+            w = 16.0 + 9.0 * len(chip)
+            out.append(
+                act_group("chip", [chip], None, f" data-action={quoteattr(chip)}")
+                + rect(x, y, w, 24, f'rx="12" fill="#ffffff" stroke="{_colour(data.get("piece"))}" '
+                       'stroke-width="2.5"', digits=2)
+                + _text(x + w / 2, y + 17, chip, 14, fill="#111111", text_anchor="middle", font_weight="bold")
+                + "</g>"
+            )
+            x += w + 10
+    return out
+
+
+def _log_marks(data: dict[str, Any]) -> tuple[set[int], dict[int, int]]:
+    """From the seat's history (Dr. Factor's entries are public as texts): the moves made with a double
+    ticket, and the stops he showed voluntarily, by the number of moves made before the show."""
+    doubled: set[int] = set()
+    shown: dict[int, int] = {}
+    moves = 0
+    pending = 0
+    for piece, entry in data.get("history", []):
+        if piece != 0:
+            continue
+        words = str(entry).split()
+        if words[0] == "double":
+            pending = 2
+        elif words[0] == "show" and len(words) == 2 and words[1].isdigit():
+            shown[moves] = int(words[1])
+        elif words[0] in _TICKET_COLUMNS:
+            moves += 1
+            if pending:
+                doubled.add(moves)
+                pending -= 1
+    return doubled, shown
+
+
+def _travel_log(data: dict[str, Any], x0: float, y0: float) -> list[str]:
+    """Dr. Factor's travel log: a cell per move 1..24, the shown ones framed (rulebook "Rules of the
+    Game": the appearance stops are "highlighted in the travel log with a marked window")."""
+    factor = data.get("factor") or {}
+    made = int(factor.get("moves", 0))
+    left = codec.LAST_MOVE - made
+    later = [m for m in sorted(codec.REVEALED_MOVES) if m > made]
+    next_shown = f"; next shown at move {later[0]}" if later else ""
+    out = [
+        _text(x0, y0 + 16, "Dr. Factor's travel log", 16, font_weight="bold", fill="#111111",
+              text_anchor="start"),
+        _text(x0 + _LOG_COLUMNS * _LOG_W, y0 + 16, f"{made} moves made, {left} left{next_shown}", 13,
+              fill="#333333", text_anchor="end"),
+    ]
+    entries = {int(e["move"]): e for e in data.get("log", [])}
+    doubled, voluntary = _log_marks(data)
+    for move in range(1, codec.LAST_MOVE + 1):
+        row, col = divmod(move - 1, _LOG_COLUMNS)
+        x, y = x0 + col * _LOG_W, y0 + 28 + row * _LOG_H
+        entry = entries.get(move)
+        ticket = str(entry["ticket"]) if entry else ""
+        marked = move in codec.REVEALED_MOVES
+        edge = 'stroke="#7a2a00" stroke-width="2.5"' if marked else 'stroke="#c8c8c0" stroke-width="1"'
+        fill = _TICKET_TINT.get(ticket, "#fafaf7")
+        kind = f' data-ticket="{ticket}"' if ticket else ""
+        out.append(f'<g class="log-move" data-move="{move}"{kind}>'
+                   + rect(x + 2, y + 2, _LOG_W - 4, _LOG_H - 4, f'rx="4" fill="{fill}" {edge}', digits=2))
+        out.append(_text(x + 8, y + 16, str(move), 11, fill="#555555", text_anchor="start"))
+        if entry:
+            line = entry.get("line")
+            name = f"{ticket} ({line})" if ticket == "joker" and line else ticket
+            out.append(_text(x + 26, y + 16, name, 11 if len(name) > 8 else 12, fill="#111111",
+                             text_anchor="start"))
+            stop = entry.get("stop")
+            if stop is None and move in voluntary:
+                stop = voluntary[move]
+            out.append(_text(x + _LOG_W / 2, y + 36, "?" if stop is None else str(stop), 15,
+                             fill="#7a2a00" if stop is not None else "#999999", text_anchor="middle",
+                             font_weight="bold"))
+            if move in doubled:
+                out.append(_text(x + _LOG_W - 8, y + 36, "×2", 11, fill="#555555", text_anchor="end"))
+        elif marked:
+            out.append(_text(x + _LOG_W / 2, y + 36, "shown", 11, fill="#7a2a00", text_anchor="middle"))
+        out.append("</g>")
+    return out
