@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,32 @@ class Client:
         return self.server.tables[game_id].state
 
 
-def start(client: Client, bots: dict[str, Any] | None = None, seed: int = 7, **config: Any) -> str:
+#: Makes a protocol client: in-process (:class:`Client`) or over the web transport (a WebSocket).
+ClientFactory = Callable[[], Any]
+
+
+@pytest.fixture(params=["in_process", "websocket"])
+def make_client(request: pytest.FixtureRequest) -> Iterator[ClientFactory]:
+    """The same tests over both transports: the web one must behave as the server does in-process."""
+    if request.param == "in_process":
+        yield Client
+        return
+    from starlette.testclient import TestClient
+
+    from bots.web.server import WebApp
+    from tests.test_web_server import PORT, ws_factory
+
+    app = WebApp(port=PORT)
+    with TestClient(app.app, base_url=f"http://127.0.0.1:{PORT}") as http:
+        make, close = ws_factory(app, http)
+        try:
+            yield make
+        finally:
+            close()
+    app.close()
+
+
+def start(client: Any, bots: dict[str, Any] | None = None, seed: int = 7, **config: Any) -> str:
     msg: dict[str, Any] = {"type": "new_game", "id": "new", "game": "police07", "seed": seed}
     if bots is not None:
         msg["bots"] = bots
@@ -71,8 +96,8 @@ def start(client: Client, bots: dict[str, Any] | None = None, seed: int = 7, **c
 
 
 # --- the scripted transcript ----------------------------------------------------------------------
-def test_transcript_human_factor_against_detective_bots() -> None:
-    client = Client()
+def test_transcript_human_factor_against_detective_bots(make_client: ClientFactory) -> None:
+    client = make_client()
     welcome = client.one({"type": "hello", "id": 1})
     assert welcome["type"] == "welcome" and welcome["id"] == 1
     assert welcome["protocol"] == 1
@@ -145,8 +170,8 @@ def test_bots_only_game_is_seed_deterministic() -> None:
     assert [r["public"] for r in play(5)[:4]] != [r["public"] for r in play(6)[:4]]
 
 
-def test_act_and_chance_steps() -> None:
-    client = Client()
+def test_act_and_chance_steps(make_client: ClientFactory) -> None:
+    client = make_client()
     game_id = start(client, {"0": "heuristic", "2": "random"})
     client.error({"type": "act", "game_id": game_id, "seat": 0}, ErrorKind.NOT_YOUR_TURN)  # chance first
     for _ in range(4):
@@ -167,8 +192,8 @@ def test_act_and_chance_steps() -> None:
     client.error({"type": "act", "game_id": game_id, "seat": 1}, ErrorKind.NOT_YOUR_TURN)
 
 
-def test_view_events_and_hint_for_one_seat() -> None:
-    client = Client()
+def test_view_events_and_hint_for_one_seat(make_client: ClientFactory) -> None:
+    client = make_client()
     game_id = start(client, ALL_BOTS | {"0": "random"})
     client.send({"type": "advance", "game_id": game_id})
     state = client.state(game_id)
@@ -181,7 +206,7 @@ def test_view_events_and_hint_for_one_seat() -> None:
         view = client.one({"type": "view", "game_id": game_id, "seat": seat})["view"]
         assert view == state.view(seat).to_json()
 
-    client2 = Client()
+    client2 = make_client()
     game_id = start(client2, DETECTIVE_BOTS)
     client2.send({"type": "advance", "game_id": game_id})
     hint = client2.one({"type": "hint", "id": "h", "game_id": game_id, "seat": 0})
@@ -268,12 +293,12 @@ def test_decide_memory_carries_a_bot_from_one_request_to_the_next() -> None:
 
 
 # --- malformed input ------------------------------------------------------------------------------
-def test_every_malformed_input_gets_a_typed_error_and_changes_nothing() -> None:
-    client = Client()
+def test_every_malformed_input_gets_a_typed_error_and_changes_nothing(make_client: ClientFactory) -> None:
+    client = make_client()
     game_id = start(client, DETECTIVE_BOTS)
     client.send({"type": "advance", "game_id": game_id})
     legal_text = client.state(game_id).view(0).to_json()["legal_actions"]
-    over_client = Client()
+    over_client = make_client()
     over_id = start(over_client, ALL_BOTS)
     over_client.send({"type": "advance", "game_id": over_id})
 
@@ -792,3 +817,175 @@ def test_docs_transcript_is_real() -> None:
     if os.environ.get("COPSOLVER_REGEN_DOCS"):
         path.write_text(head + "## Transcript" + intro + "```text\n" + "\n".join(lines) + "\n```" + tail)
     assert _shape(block.splitlines()) == _shape(lines)
+
+
+# --- drawings, replays and the session's tables (issue 25) -------------------------------------
+def _bots_only_game(client: Any, seed: int = 5) -> tuple[str, list[dict[str, Any]]]:
+    game_id = start(client, ALL_BOTS, seed=seed)
+    replies = client.send({"type": "advance", "game_id": game_id})
+    assert replies[-1]["type"] == "advanced" and replies[-1]["over"]
+    return game_id, replies
+
+
+def test_view_and_hint_carry_the_drawing_on_request(make_client: ClientFactory) -> None:
+    from bots.base import Advice, RankedAction
+    from bots.draw import hint_svg, view_svg
+
+    client = make_client()
+    game_id = start(client, DETECTIVE_BOTS)
+    client.send({"type": "advance", "game_id": game_id})
+    plain = client.one({"type": "view", "game_id": game_id, "seat": 0})
+    assert "svg" not in plain
+    drawn = client.one({"type": "view", "game_id": game_id, "seat": 0, "draw": True})
+    state = client.state(game_id)
+    assert drawn["view"] == plain["view"]
+    assert drawn["svg"] == view_svg(state.game, state.view(0))  # the same picture, drawn from the view
+    assert drawn["svg"].startswith("<?xml") and "<svg" in drawn["svg"]
+    hint = client.one({"type": "hint", "game_id": game_id, "seat": 0, "draw": True})
+    view = state.view(0)
+    advice = Advice(0, tuple(RankedAction(**{k: r[k] for k in ("action", "text", "score", "reason", "visits",
+                                                                 "value")})
+                             for r in hint["advice"]["ranked"]),
+                    hint["advice"]["belief"], hint["advice"]["summary"])
+    assert hint["svg"] == hint_svg(state.game, view, advice)
+    assert "svg" not in client.one({"type": "hint", "game_id": game_id, "seat": 0})
+    for value in ("yes", 1, [True]):
+        client.error({"type": "view", "game_id": game_id, "seat": 0, "draw": value}, ErrorKind.BAD_MESSAGE)
+
+
+def test_a_game_without_a_drawing_answers_svg_null(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bots.draw
+
+    monkeypatch.setattr(bots.draw, "drawing_module", lambda name: None)
+    client = Client()
+    game_id = start(client, DETECTIVE_BOTS)
+    client.send({"type": "advance", "game_id": game_id})
+    assert client.one({"type": "view", "game_id": game_id, "seat": 0, "draw": True})["svg"] is None
+    assert client.one({"type": "hint", "game_id": game_id, "seat": 0, "draw": True})["svg"] is None
+    view = client.state(game_id).view(0).to_json()
+    hint = client.one({"type": "hint_view", "game": "police07", "view": view, "draw": True})
+    assert hint["type"] == "hint" and hint["svg"] is None
+    assert client.one({"type": "hello"})["games"]["police07"]["draw"] is False
+
+
+def test_save_load_goto_and_play_on(make_client: ClientFactory) -> None:
+    from bots import replays
+
+    client = make_client()
+    game_id, _ = _bots_only_game(client)
+    final = client.state(game_id)
+    saved = client.one({"type": "save", "id": "s", "game_id": game_id})
+    assert saved["type"] == "replay" and saved["game_id"] == game_id and saved["id"] == "s"
+    # the CLI's reader takes it: every action re-applied, the same game to the end
+    replay = replays.parse_replay(saved["text"], "saved", None, {})
+    assert replay.finished and replay.state.to_json() == final.to_json()
+    assert replay.seed == 5 and replay.seats == {0: "heuristic", 1: "heuristic", 2: "heuristic", 3: "random"}
+
+    loaded = client.one({"type": "load_replay", "replay": saved["text"]})
+    steps = len(final.history)
+    assert loaded["type"] == "game_started" and loaded["replay"] == {"steps": steps} and loaded["over"]
+    assert loaded["seats"] == {"0": "heuristic", "1": "heuristic", "2": "heuristic", "3": "random"}
+    copy = loaded["game_id"]
+    assert client.state(copy).to_json() == final.to_json()
+    at = client.one({"type": "goto", "game_id": copy, "step": 6})
+    assert at == {"type": "at", "game_id": copy, "step": 6, "steps": steps,
+                  "decision": client.state(copy).decision().to_json(), "over": False}
+    assert client.state(copy).history == final.history[:6]
+    client.one({"type": "goto", "game_id": copy, "step": 0})
+    assert client.state(copy).history == []
+    end = client.one({"type": "goto", "game_id": copy, "step": steps})
+    assert end["over"] and end["returns"] == final.returns()
+    for bad in (steps + 1, -1, "3", None):
+        client.error({"type": "goto", "game_id": copy, "step": bad}, ErrorKind.BAD_MESSAGE)
+    client.error({"type": "goto", "game_id": game_id, "step": 0}, ErrorKind.BAD_MESSAGE)  # not a replay
+    client.error({"type": "goto", "game_id": "g99", "step": 0}, ErrorKind.UNKNOWN_GAME_ID)
+
+    # back to step 10, the bots play on: the replay's later actions are dropped
+    client.one({"type": "goto", "game_id": copy, "step": 10})
+    tables = {row["game_id"]: row for row in client.one({"type": "tables"})["tables"]}
+    assert tables[copy]["replay"] == {"step": 10, "steps": steps} and tables[game_id]["replay"] is None
+    played = client.send({"type": "advance", "game_id": copy})
+    assert played[-1]["over"]
+    again = replays.parse_replay(client.one({"type": "save", "game_id": copy})["text"], "again", None, {})
+    assert again.state.history[:10] == final.history[:10]
+    assert again.state.history == client.state(copy).history
+    row = next(r for r in client.one({"type": "tables"})["tables"] if r["game_id"] == copy)
+    assert row["replay"] == {"step": len(again.state.history), "steps": len(again.state.history)}
+
+
+def test_save_refuses_a_running_game_with_a_human_seat(make_client: ClientFactory) -> None:
+    client = make_client()
+    game_id = start(client, DETECTIVE_BOTS)  # seat 0, Dr. Factor, is the table's
+    client.send({"type": "advance", "game_id": game_id})
+    before = client.state(game_id).to_json()
+    reply = client.error({"type": "save", "game_id": game_id}, ErrorKind.NOT_OVER)
+    stop = client.state(game_id).view(0).to_json()["factor"]["stop"]
+    assert str(stop) not in reply["message"]
+    assert client.state(game_id).to_json() == before
+    # a bots-only game may be saved before its end: nobody at the table has secrets to lose
+    bots_only = start(client, ALL_BOTS, seed=2)
+    client.send({"type": "chance", "game_id": bots_only})
+    text = client.one({"type": "save", "game_id": bots_only})["text"]
+    assert text.rstrip().splitlines()[-1] == json.dumps(
+        {"type": "result", "winner": None, "reason": "unfinished: saved before the end", "returns": None},
+        separators=(", ", ": "))
+    # and the human's game once it is over
+    while not client.state(game_id).is_terminal():
+        legal = client.one({"type": "view", "game_id": game_id, "seat": 0})["view"]["legal_actions"]
+        client.one({"type": "apply", "game_id": game_id, "action": legal[0]})
+        client.send({"type": "advance", "game_id": game_id})
+    assert client.one({"type": "save", "game_id": game_id})["type"] == "replay"
+
+
+def test_load_replay_checks_every_record_and_opens_no_file(make_client: ClientFactory) -> None:
+    client = make_client()
+    game_id, _ = _bots_only_game(client)
+    text = client.one({"type": "save", "game_id": game_id})["text"]
+    lines = text.splitlines()
+    tampered = lines[:5] + [lines[5].replace('"ply": 4', '"ply": 7')] + lines[6:]
+    reply = client.error({"type": "load_replay", "replay": "\n".join(tampered)}, ErrorKind.BAD_STATE)
+    assert "line 6" in reply["message"]
+    client.error({"type": "load_replay", "replay": "not a replay"}, ErrorKind.BAD_STATE)
+    client.error({"type": "load_replay", "replay": ""}, ErrorKind.BAD_STATE)
+    client.error({"type": "load_replay", "replay": "\n".join(lines[:-1])}, ErrorKind.BAD_STATE)  # truncated
+    client.error({"type": "load_replay"}, ErrorKind.BAD_MESSAGE)
+    client.error({"type": "load_replay", "replay": 5}, ErrorKind.BAD_MESSAGE)
+    client.error({"type": "load_replay", "replay": text, "bots": "heuristic"}, ErrorKind.BAD_MESSAGE)
+    client.error({"type": "load_replay", "replay": text, "bots": {"1": "grandmaster"}}, ErrorKind.BAD_CONFIG)
+    header = json.loads(lines[0])
+    messages = set()
+    for board in ("/etc/passwd", str(ROOT / "pyproject.toml"), "../board.json", "nosuchname"):
+        forged = json.dumps({**header, "config": {**header["config"], "board": board}})
+        refused = client.error({"type": "load_replay", "replay": "\n".join([forged, *lines[1:]])},
+                               ErrorKind.BAD_CONFIG)
+        messages.add(refused["message"])
+        assert board not in refused["message"]
+    assert len(messages) == 1  # the same answer whatever the path: no oracle on the server's files
+    unknown = json.dumps({**header, "game": "chess"})
+    client.error({"type": "load_replay", "replay": "\n".join([unknown, *lines[1:]])}, ErrorKind.UNKNOWN_GAME)
+    # seats given by the request replace the header's: here every seat is the table's
+    loaded = client.one({"type": "load_replay", "replay": text, "bots": {}, "id": 1})
+    assert loaded["seats"] == {str(s): None for s in range(4)}
+    client.error({"type": "act", "game_id": loaded["game_id"], "seat": 1}, ErrorKind.GAME_OVER)
+
+
+def test_load_replay_counts_against_the_games_limit() -> None:
+    client = Client(SeatServer(max_games=1))
+    game_id, _ = _bots_only_game(client)
+    text = client.one({"type": "save", "game_id": game_id})["text"]
+    client.error({"type": "load_replay", "replay": text}, ErrorKind.LIMIT)
+    client.one({"type": "end_game", "game_id": game_id})
+    assert client.one({"type": "load_replay", "replay": text})["type"] == "game_started"
+
+
+def test_tables_lists_public_facts_only(make_client: ClientFactory) -> None:
+    client = make_client()
+    assert client.one({"type": "tables", "id": 7}) == {"type": "tables", "id": 7, "tables": []}
+    started = client.one({"type": "new_game", "game": "police07", "seed": 3, "bots": DETECTIVE_BOTS})
+    client.send({"type": "advance", "game_id": started["game_id"]})
+    [row] = client.one({"type": "tables"})["tables"]
+    assert set(row) == {"game_id", "game", "config", "players", "seats", "decision", "over", "replay"}
+    assert row["seats"] == started["seats"] and row["config"] == started["config"]
+    assert row["decision"] == client.state(started["game_id"]).decision().to_json()
+    stop = client.state(started["game_id"]).view(0).to_json()["factor"]["stop"]
+    assert f'"stop": {stop}' not in json.dumps(row) and f"{stop}" not in json.dumps(row["decision"])

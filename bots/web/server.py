@@ -206,7 +206,9 @@ class Connection:
                     data = message.get("bytes")
                 if data is None:
                     continue
-                size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
+                # (a text frame is valid UTF-8 on the wire; an ASGI server in-process may hand over
+                # lone surrogates, which the protocol then answers as bad_json)
+                size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
                 if size > MAX_LINE:
                     await requests.put(size)  # answered in turn, never parsed
                     continue
@@ -415,6 +417,8 @@ def run(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, open_browser: bool
         webbrowser.open(url)
     try:
         _uvicorn(web).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shut down cleanly, then re-raised the Ctrl-C it caught
+        pass
     finally:
         web.close()
         sock.close()
