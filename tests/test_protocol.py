@@ -989,3 +989,23 @@ def test_tables_lists_public_facts_only(make_client: ClientFactory) -> None:
     assert row["decision"] == client.state(started["game_id"]).decision().to_json()
     stop = client.state(started["game_id"]).view(0).to_json()["factor"]["stop"]
     assert f'"stop": {stop}' not in json.dumps(row) and f"{stop}" not in json.dumps(row["decision"])
+
+
+def test_a_replay_on_registered_content_names_it_and_loads_back() -> None:
+    board = ROOT / "solver" / "games" / "police07" / "data" / "budapest.json"
+    content = protocol.Content.register([f"police07.board:mine={board}"])
+    try:
+        client = Client(SeatServer(content=content))
+        game_id = start(client, ALL_BOTS, board="mine")
+        client.send({"type": "advance", "game_id": game_id})
+        text = client.one({"type": "save", "game_id": game_id})["text"]
+        header = json.loads(text.splitlines()[0])
+        assert header["config"]["board"] == "mine"  # the name, never the operator's private copy
+        assert str(board) not in text and "copsolver-content-" not in text
+        loaded = client.one({"type": "load_replay", "replay": text})
+        assert loaded["type"] == "game_started" and loaded["config"]["board"] == "mine"
+        assert client.state(loaded["game_id"]).history == client.state(game_id).history
+        row = client.one({"type": "tables"})["tables"][1]
+        assert row["config"]["board"] == "mine"
+    finally:
+        content.close()
