@@ -92,6 +92,7 @@ from solver.core import (
     spawn,
 )
 from solver.core.files import parse_json, read_text
+from solver.core.options import Option
 from solver.core.referee import draw_chance, outcome, play_out
 from solver.search.limits import SearchCaps, SearchScope, current_scope, search_scope
 
@@ -725,7 +726,8 @@ class SeatServer:
     def _hello(self, msg: JSON) -> list[Reply]:
         games: JSON = {}
         for name, factory in sorted(self.games.items()):
-            entry: JSON = {"bots": _available_bots(name), "draw": _has_drawing(name)}
+            entry: JSON = {"bots": _available_bots(name), "draw": _has_drawing(name),
+                           "options": _game_options(name), "bot_options": _bot_options(name)}
             try:
                 entry["default_config"] = factory().config()
             except Exception:  # a game that needs options has no default to show
@@ -1294,6 +1296,41 @@ def _hint_reply(bot: Bot, bot_name: str, view: View, budget: int | float | None,
         # drawn from the seat's view and its advice: addressed to the seat like the advice
         reply["svg"] = draw.hint_svg(drawn, view, advice)
     return reply
+
+
+def option_json(option: Option) -> JSON:
+    """What a client needs to offer an option: default, type, help, and its range or choices."""
+    out: JSON = {"default": option.default, "type": option.kind.__name__, "help": option.help}
+    if option.minimum is not None:
+        out["minimum"] = option.minimum
+    if option.maximum is not None:
+        out["maximum"] = option.maximum
+    if option.choices is not None:
+        out["choices"] = list(option.choices)
+    if option.file:  # a client gives a name from welcome's content, never a path
+        out["content"] = True
+    return out
+
+
+def _game_options(name: str) -> JSON:
+    """A registered game's options, ``players`` first (none for a game given by a test)."""
+    if name not in solver.games.names():
+        return {}
+    spec = solver.games.spec(name)
+    out: JSON = {"players": {"default": spec.default_players, "type": "int", "help": "number of players",
+                             "minimum": spec.min_players, "maximum": spec.max_players}}
+    out.update({option: option_json(opt) for option, opt in spec.options.items()})
+    return out
+
+
+def _bot_options(name: str) -> JSON:
+    """Each bot's options (``copsolver bots``'s list), for a client's seat form."""
+    try:
+        return {bot: {option: option_json(opt) for option, opt in cls.options.items()}
+                for bot, cls in bots.registry.bots_for(name).items()}
+    except Exception:  # a game without bots still shows up, with none
+        log.debug("no bots for %s", name, exc_info=True)
+        return {}
 
 
 def _has_drawing(name: str) -> bool:

@@ -157,6 +157,41 @@ def test_transcript_human_factor_against_detective_bots(make_client: ClientFacto
     assert client.server.closed
 
 
+def test_welcome_offers_each_games_and_bots_options_as_specs() -> None:
+    """A form built from welcome offers what the server accepts: every game and bot option with its
+    range or choices, and a new_game with each choice or bound is accepted."""
+    from solver import games
+
+    welcome = SeatServer().handle_line(json.dumps({"type": "hello"}))[0]
+    for name in games.names():
+        entry = welcome["games"][name]
+        spec = games.spec(name)
+        assert list(entry["options"]) == ["players", *spec.options]
+        players = entry["options"]["players"]
+        assert (players["minimum"], players["maximum"]) == (spec.min_players, spec.max_players)
+        for option, opt in spec.options.items():
+            shown = entry["options"][option]
+            assert shown["default"] == opt.default and shown["help"] == opt.help
+            assert shown.get("content", False) == opt.file
+            assert shown.get("choices") == (list(opt.choices) if opt.choices is not None else None)
+        registered = bots.registry.bots_for(name)
+        assert set(entry["bot_options"]) == set(registered) == set(entry["bots"])
+        for bot, cls in registered.items():
+            assert set(entry["bot_options"][bot]) == set(cls.options)
+    lineup = welcome["games"]["lineup"]["bot_options"]
+    assert lineup["planner"]["memory"]["choices"] == ["child", "adult", "sharp", "perfect"]
+    assert {"iterations", "seconds"} <= set(lineup["ismcts"])
+    # the bounds offered are accepted: a game at the most players, a bot at each offered choice
+    server = SeatServer()
+    most = welcome["games"]["lineup"]["options"]["players"]["maximum"]
+    for memory in lineup["planner"]["memory"]["choices"]:
+        reply = server.handle_line(json.dumps({"type": "new_game", "game": "lineup", "seed": 1,
+                                               "config": {"players": most},
+                                               "bots": {"1": {"name": "planner",
+                                                              "options": {"memory": memory}}}}))[0]
+        assert reply["type"] == "game_started" and reply["players"] == most, reply
+
+
 def test_bots_only_game_is_seed_deterministic() -> None:
     def play(seed: int) -> list[dict[str, Any]]:
         client = Client()

@@ -44,7 +44,7 @@ from solver.plan.lineup_plan import STATION, Choice, Held, Plan, cached_plan, gr
 #: greedy chains lineups while the best card's chance is at least this
 CONFIDENT: Final = 0.5
 
-_MEMORY = Option("adult", str, f"memory level: {', '.join(LEVELS)}")
+_MEMORY = Option("adult", str, f"memory level: {', '.join(LEVELS)}", choices=tuple(LEVELS))
 
 
 def replay_hand(data: dict[str, Any], seat: int) -> tuple[int, list[tuple[str, int | None]]]:

@@ -473,3 +473,34 @@ def test_pictures_are_cleaned_before_they_are_shown(page: Any) -> None:
     assert result["count"] == 1 and result["off"] == 1  # "c" is not legal: not clickable
     assert result["chosen"] == [["a"]]  # "b" is not legal either: only "a" is offered
     assert result["bad"] is None
+
+
+def test_seat_form_offers_each_bots_own_options(page: Any) -> None:
+    """The seat form is built from welcome's option specs: LineUp's planner offers its memory levels
+    as a select, a search bot its strength; what a person changes is what new_game carries."""
+    from selenium.webdriver.support.ui import Select
+
+    d = page
+    wait_for(d, lambda: visible(d, "setup") and all_css(d, "#game option"), "the setup form")
+    # record what the page sends, without changing it
+    d.execute_script(
+        "window.__sent = []; const send = WebSocket.prototype.send;"
+        "WebSocket.prototype.send = function (data) { window.__sent.push(String(data));"
+        " return send.call(this, data); };")
+    Select(by_id(d, "game")).select_by_value("lineup")
+    wait_for(d, lambda: len(all_css(d, ".seat-who")) >= 2, "the seat rows")
+    Select(by_id(d, "seat-1")).select_by_value("planner")
+    memory = Select(by_id(d, "seat-1-opt-memory"))
+    assert [o.text for o in memory.options] == ["child", "adult", "sharp", "perfect"]
+    assert memory.first_selected_option.text == "adult"  # the bot's default
+    assert not by_id(d, "seat-1-amount").is_displayed()  # the planner has no strength option
+    memory.select_by_visible_text("child")
+    Select(by_id(d, "seat-2")).select_by_value("ismcts")
+    assert by_id(d, "seat-2-amount").is_displayed()
+    assert [o.text for o in Select(by_id(d, "seat-2-unit")).options] == ["iterations", "seconds"]
+    by_id(d, "start-btn").click()
+    wait_for(d, lambda: visible(d, "play"), "the game to start")
+    sent = [json.loads(m) for m in d.execute_script("return window.__sent")]
+    new_game = next(m for m in sent if m.get("type") == "new_game")
+    assert new_game["bots"]["1"] == {"name": "planner", "options": {"memory": "child"}}
+    assert new_game["bots"]["2"] == "ismcts"  # nothing changed: the bot's defaults
