@@ -510,3 +510,17 @@ def test_take_actions_ride_on_the_detective_pieces() -> None:
             assert all(t.split()[1] == str(p) for p, texts in pieces.items() for t in texts)
             return
     pytest.fail("seed 3 reached no voluntary show")
+
+
+def test_title_names_the_movers_seat_and_whose_view_it_is() -> None:
+    """The web page draws every seat's view: the title names the seat to move, and the viewer when
+    that is another seat."""
+    state = position(*BEFORE_BUS[:5])  # Dr. Factor (seat 0) has moved: detective D1 (seat 1) to move
+    mover = state.decision().seat
+    assert mover == 1
+    for seat in range(4):
+        root = ET.fromstring(draw.render_svg(state.game, state.view(seat)).encode("utf-8"))
+        title = next(t for t in ("".join(e.itertext()) for e in root.iter(f"{SVG}text"))
+                     if t.startswith("Police 07"))
+        assert "detective D1 to move (seat 1)" in title
+        assert (f"seat {seat}'s view" in title) == (seat != mover), title

@@ -206,12 +206,19 @@ def _describe_move(advice: Advice) -> str:
 
 
 def _who(data: dict[str, Any]) -> str:
+    """Who is to move, and whose view this is when it is another seat's (the web page draws every
+    seat's view, not only the mover's)."""
     piece = data.get("piece")
+    decision = data.get("decision", {})
     if piece == 0:
-        return "Dr. Factor to move"
-    if isinstance(piece, int):
-        return f"detective D{piece} to move (seat {data.get('seat')})"
-    return str(data.get("decision", {}).get("prompt", ""))
+        who = "Dr. Factor to move"
+    elif isinstance(piece, int):
+        who = f"detective D{piece} to move (seat {decision.get('seat')})"
+    else:
+        return str(decision.get("prompt", ""))
+    if decision.get("seat") != data.get("seat"):
+        who += f"; seat {data.get('seat')}'s view"
+    return who
 
 
 def clickable(game: Game, view: View) -> tuple[dict[Stop, list[str]], dict[int, list[str]]]:
