@@ -647,9 +647,9 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
         if args.svg is not None:
             Path(args.svg).write_text(svg, encoding="utf-8")
         if args.png is not None:
-            from bots.police07.draw import svg_to_png  # the one converter, beside the first drawing
+            from bots.svg import svg_to_png  # the one converter, shared by every drawing
 
-            getattr(draw, "svg_to_png", svg_to_png)(svg, args.png)
+            svg_to_png(svg, args.png)
     return EXIT_OK
 
 

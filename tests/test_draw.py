@@ -108,13 +108,13 @@ def test_layout_uses_the_board_coordinates_when_it_has_them() -> None:
 
 def test_stress_layout_keeps_graph_distances_and_rejects_bad_tables() -> None:
     path = np.abs(np.subtract.outer(np.arange(5.0), np.arange(5.0)))  # a path 0-1-2-3-4
-    xy = draw.stress_layout(path)
+    xy = svg.stress_layout(path)
     drawn_gaps = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1))
     assert np.allclose(drawn_gaps, path, atol=1e-3)
     with pytest.raises(ConfigError, match="square"):
-        draw.stress_layout(np.ones((2, 3)))
+        svg.stress_layout(np.ones((2, 3)))
     with pytest.raises(ConfigError, match="positive distance"):
-        draw.stress_layout(np.zeros((3, 3)))
+        svg.stress_layout(np.zeros((3, 3)))
 
 
 # --- svg --------------------------------------------------------------------------------------
@@ -251,9 +251,9 @@ def test_render_rejects_advice_for_another_seat() -> None:
 
 def test_png_is_written_with_cairosvg(tmp_path: Path) -> None:
     pytest.importorskip("cairosvg")
-    svg, _ = drawn(position(*BEFORE_BUS, "bus 13"))
+    picture, _ = drawn(position(*BEFORE_BUS, "bus 13"))
     target = tmp_path / "hint.png"
-    draw.svg_to_png(svg, target)
+    svg.svg_to_png(picture, target)
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -263,7 +263,7 @@ def test_png_without_a_converter_says_what_to_install(
     monkeypatch.setattr(svg, "_cairosvg", lambda: None)  # the converter lives in bots/svg.py
     monkeypatch.setattr("shutil.which", lambda name: None)
     with pytest.raises(ConfigError, match="pip install cairosvg"):
-        draw.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
+        svg.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
 
 
 def test_a_convert_that_is_not_imagemagick_is_not_used(
@@ -275,7 +275,7 @@ def test_a_convert_that_is_not_imagemagick_is_not_used(
     monkeypatch.setattr(svg, "_cairosvg", lambda: None)  # the converter lives in bots/svg.py
     monkeypatch.setattr("shutil.which", lambda name: str(impostor) if name == "convert" else None)
     with pytest.raises(ConfigError, match="no SVG-to-PNG converter"):
-        draw.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
+        svg.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
 
 
@@ -307,10 +307,10 @@ def test_rsvg_convert_gets_the_svg_on_stdin_and_its_errors_are_reported(
     fake.chmod(0o755)
     monkeypatch.setattr(svg, "_cairosvg", lambda: None)  # the converter lives in bots/svg.py
     monkeypatch.setattr("shutil.which", lambda name: str(fake) if name == "rsvg-convert" else None)
-    draw.svg_to_png("<svg/>", tmp_path / "ok.png")
+    svg.svg_to_png("<svg/>", tmp_path / "ok.png")
     assert (tmp_path / "ok.png").read_text() == "<svg/>"
     with pytest.raises(ConfigError, match="rsvg-convert could not write .*bad svg"):
-        draw.svg_to_png("<svg>broken</svg>", tmp_path / "bad.png")
+        svg.svg_to_png("<svg>broken</svg>", tmp_path / "bad.png")
 
 
 # --- clickable legal moves (issue 25) -----------------------------------------------------------

@@ -22,7 +22,7 @@ log as the view has it (the ticket of each move; the stop only where the view ho
 detective's panel never names a hidden stop), the moves left and the next shown move.
 
 Layout: the board file's ``coordinates`` when it gives them for every stop (taken as drawing
-positions, x to the right and y down, as on a scan of the board), otherwise :func:`stress_layout` of
+positions, x to the right and y down, as on a scan of the board), otherwise :func:`bots.svg.stress_layout` of
 the taxi distances: deterministic linear algebra, no random start, so a board is drawn the same way
 on every run and machine. Taxi links are the streets; bus and metro links mostly bridge several of
 them, so leaving them out of the layout keeps each neighbourhood together. (networkx's
@@ -59,9 +59,18 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 
 from bots.base import Advice
-from bots.svg import FloatArray, Point, act_group, actions_attr, document, drawable, num, rect, text
-from bots.svg import stress_layout as stress_layout  # re-exported: tests/test_draw.py lays out through it
-from bots.svg import svg_to_png as svg_to_png  # re-exported: bots/cli.py's PNG writer imports it from here
+from bots.svg import (
+    FloatArray,
+    Point,
+    act_group,
+    actions_attr,
+    document,
+    drawable,
+    num,
+    rect,
+    stress_layout,
+    text,
+)
 from solver.core import ConfigError, Game, View
 from solver.games.police07 import codec
 from solver.games.police07.board import Board, Line, Stop

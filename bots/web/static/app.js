@@ -248,15 +248,22 @@ async function startGame(event) {
     return;
   }
   try {
-    const old = app.table;
-    const started = await call(request);
-    endTable(old);
-    openTable(started);
+    const started = await replaceTable(request);
     log(`new game: ${started.game}, ${started.players} seats`, "note");
     await run();
   } catch (error) {
     report(error);
   }
+}
+
+/** Start the table `request` asks for (new_game or load_replay), then end the one it replaces: the
+ * old game stays if the server refuses the new one. */
+async function replaceTable(request, mode) {
+  const old = app.table;
+  const started = await call(request);
+  endTable(old);
+  openTable(started, mode);
+  return started;
 }
 
 // --- the table -----------------------------------------------------------------------------------
@@ -610,10 +617,7 @@ async function loadReplay(file) {
     return;
   }
   try {
-    const old = app.table;
-    const started = await call({ type: "load_replay", replay: text });
-    endTable(old);
-    openTable(started, "replay");
+    const started = await replaceTable({ type: "load_replay", replay: text }, "replay");
     log(`replay loaded: ${started.replay?.steps ?? "?"} steps`, "note");
     await run();
   } catch (error) {
