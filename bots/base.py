@@ -92,12 +92,19 @@ class RankedAction:
 
 @dataclass(frozen=True)
 class Advice:
-    """A bot's ranking of one seat's legal actions, best first, and the belief behind it."""
+    """A bot's ranking of one seat's legal actions, best first, and the belief behind it.
+
+    ``decided_by`` names the policy whose ranking this is when it is not the asked bot's own work
+    (a search bot that leaves a decision to its heuristic, or whose search could not tell the moves
+    apart); ``note`` then says why in one sentence. Both are empty when the bot itself decided.
+    """
 
     seat: int
     ranked: tuple[RankedAction, ...]
     belief: dict[str, Any] = field(default_factory=dict)
     summary: str = ""
+    decided_by: str = ""
+    note: str = ""
 
     @property
     def best(self) -> RankedAction:
@@ -111,6 +118,8 @@ class Advice:
             "ranked": [r.to_json() for r in self.ranked],
             "belief": self.belief,
             "summary": self.summary,
+            "decided_by": self.decided_by,
+            "note": self.note,
         }
 
 

@@ -173,8 +173,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("game", help="the game (e.g. police07)")
     p.add_argument("position", help="a position as JSON (a state or a view), or a replay file")
     p.add_argument(
-        "--bot", default=hint.DEFAULT_BOT,
-        help=f"the advising bot (default {hint.DEFAULT_BOT}, the search bot; 'copsolver bots' lists all)",
+        "--bot", default=None,
+        help="the advising bot (default: the game's advisor, its strongest bot; 'copsolver bots' lists all)",
     )
     thinking = p.add_mutually_exclusive_group()
     thinking.add_argument(
@@ -623,7 +623,7 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     if args.game not in game_names():
         raise UsageError(f"unknown game {args.game!r}; known: {', '.join(game_names())}")
     available = bots.available(args.game)
-    if args.bot not in available:
+    if args.bot is not None and args.bot not in available:
         raise UsageError(f"--bot {args.bot!r}: {args.game} has no such bot; choose {', '.join(available)}")
     drawing = args.svg is not None or args.png is not None
     draw = drawing_module(args.game) if drawing else None
@@ -639,7 +639,8 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
         game, view = hint.load_position(args.game, data)
     except BadStateError as err:
         raise BadStateError(f"{args.position}: {err}") from None  # the advisor does not know the file
-    options = bot_options(args.game, [args.bot], args.opt)[args.bot]
+    bot = args.bot or bots.registry.advisor(args.game)
+    options = bot_options(args.game, [bot], args.opt)[bot]
     advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed, options=options)
     out.write(hint.hint_text(game, view, advice, args.bot, budget, args.seed, options))
     svg = hint_svg(game, view, advice) if drawing else None

@@ -6,11 +6,18 @@ it: the advisor replays it and advises the seat that must act) or one seat's vie
 and advises that seat). Everything printed is computed from that seat's view alone, so a hint for a
 detective never shows where Dr. Factor really is.
 
-The advising bot is the search bot ``ismcts`` unless another is named (:data:`DEFAULT_BOT`). How long
-it thinks is a :class:`~solver.search.ismcts.Budget` of either search iterations (reproducible: the
-same position, bot, budget and seed give the same hint) or seconds of wall time (the number of
-simulations, and so the hint, varies with the machine's speed and load). Bots that do not search
-(``heuristic``, ``random``) ignore the budget.
+The advising bot is the game's advisor unless another is named (:func:`bots.registry.advisor`: its
+strongest bot at the default budget, ``ismcts`` or ``planner``). How long it thinks is a
+:class:`~solver.search.ismcts.Budget` of either search iterations (reproducible: the same position,
+bot, budget and seed give the same hint) or seconds of wall time (the number of simulations, and so
+the hint, varies with the machine's speed and load). Bots that do not search (``heuristic``,
+``random``) ignore the budget.
+
+Every decision gets a ranking with reasons (:func:`resolve`): where a search bot leaves a decision
+to its policy it says so itself (:attr:`bots.base.Advice.decided_by`), and where its search ran too
+few simulations to tell the moves apart (fewer than :data:`MIN_VISITS` on its most visited move) the
+game's policy (:func:`bots.registry.policy`) ranks the moves instead, the search's numbers added to
+each reason. A ranking is thus never shown as a search result the search could not back.
 
 What a game adds (its possible locations, posterior table, memory table, extra columns of the move
 table) comes from the game's own hint module, ``bots/<game>/hint.py``, loaded by the game's name
@@ -27,6 +34,7 @@ table) comes from the game's own hint module, ``bots/<game>/hint.py``, loaded by
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +42,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from bots.base import Advice, RankedAction
+from bots import registry
 from bots.registry import bots_for, make
 from solver import games
 from solver.core import (
@@ -48,8 +57,9 @@ from solver.core import (
 )
 from solver.search.ismcts import Budget
 
-#: The bot that advises unless another is named: Information Set MCTS.
-DEFAULT_BOT: Final = "ismcts"
+#: The fewest simulations on its most visited move for a search to rank the moves (see :func:`resolve`):
+#: below it a move's win estimate has a standard error above 0.1, too wide to order moves by.
+MIN_VISITS: Final = 20
 #: The command line's search time per hint when neither seconds nor iterations are given.
 DEFAULT_SECONDS: Final = 1.0
 
@@ -209,10 +219,13 @@ def advising_bot(game: Game, view: View, bot: str) -> str:
 
 
 def advise(
-    game: Game, view: View, bot: str = DEFAULT_BOT, budget: Budget | None = None, seed: int = 0,
+    game: Game, view: View, bot: str | None = None, budget: Budget | None = None, seed: int = 0,
     options: Mapping[str, Any] | None = None,
 ) -> Advice:
-    """Ask bot ``bot`` (seeded with ``seed``) to rank the moves of ``view``.
+    """Ask bot ``bot`` (seeded with ``seed``; None: the game's advisor) to rank the moves of ``view``.
+
+    The answer is :func:`resolve`'d: a search that could not tell the moves apart gives way to the
+    game's policy, and says so.
 
     ``budget`` bounds a search bot: ``Budget(iterations=N)`` gives the same advice on every run,
     ``Budget(seconds=S)`` searches for S seconds of wall time, so its advice varies with the
@@ -222,6 +235,7 @@ def advise(
     that gives both iterations and seconds, or seconds outside the bot's range. See
     :func:`advising_bot` for the one position where another bot answers.
     """
+    bot = bot or registry.advisor(game.name)
     chosen = _budget_options(game, bot, budget)  # checked even when another bot answers
     clash = sorted(set(chosen) & set(options or {}))
     if clash:
@@ -231,11 +245,55 @@ def advise(
     if name != bot:
         chosen = {}
     player = make(game, name, seat=view.seat, rng=seed, **chosen)
-    return player.advise(view)
+    return resolve(game, view, player.advise(view), seed)
 
 
-def describe_advisor(game: Game, view: View, bot: str, budget: Budget | None, seed: int) -> str:
-    """One line naming the advising bot, its budget and seed, and whether the hint is reproducible."""
+def searched(advice: Advice) -> bool:
+    """True when ``advice`` ranks by a search's simulations (some move has a visit count)."""
+    return any(r.visits is not None for r in advice.ranked)
+
+
+def resolve(game: Game, view: View, advice: Advice, seed: int = 0) -> Advice:
+    """``advice`` as a front end should show it: unchanged when a bot's own rule or a search that
+    backs it made it; the game's policy's ranking when a search could not tell the moves apart.
+
+    A search ranks by visits; with fewer than :data:`MIN_VISITS` simulations on its most visited
+    move the order is noise. Then the policy (:func:`bots.registry.policy`, seeded with ``seed``)
+    ranks the moves with its reasons, each move the search tried adds its numbers to its reason,
+    and ``decided_by``/``note`` say what happened. Advice a bot already handed to its policy
+    (``decided_by`` set) is returned as it is.
+    """
+    if advice.decided_by or not searched(advice):
+        return advice
+    visits = [r.visits or 0 for r in advice.ranked]
+    top = max(visits, default=0)
+    if top >= MIN_VISITS:
+        return advice
+    name = registry.policy(game.name)
+    base = make(game, name, seat=view.seat, rng=seed).advise(view)
+    by_action = {r.action: r for r in advice.ranked}
+    ranked = []
+    for r in base.ranked:
+        tried = by_action.get(r.action)
+        if tried is not None and tried.visits and tried.value is not None:
+            extra = f"; the search: {tried.visits} simulation{'s' * (tried.visits != 1)}, win {tried.value:.0%}"
+            r = dataclasses.replace(r, reason=r.reason + extra)
+        ranked.append(r)
+    total = sum(visits)
+    note = (f"the search ran {total} simulation{'s' * (total != 1)}, {top} on its most visited move: too "
+            f"few to tell the moves apart (a ranking needs {MIN_VISITS}); the {name} policy ranks them, "
+            "the search's numbers in the reasons")
+    belief = {**base.belief, **advice.belief}
+    return Advice(advice.seat, tuple(ranked), belief, base.summary, decided_by=name, note=note)
+
+
+def describe_advisor(game: Game, view: View, bot: str | None, budget: Budget | None, seed: int) -> str:
+    """One line naming the advising bot, its budget and seed, and whether the hint is reproducible
+    (``bot`` None: the game's advisor, named as such)."""
+    if bot is None:
+        bot = registry.advisor(game.name)
+        line = describe_advisor(game, view, bot, budget, seed)
+        return line.replace(f"Advisor: {bot} bot", f"Advisor: {bot} bot (the default for {game.name})", 1)
     other = _substitute(game, view, bot)
     if other is not None:
         name, why = other
@@ -334,6 +392,8 @@ def format_advice(
     if advisor:
         lines.append(advisor)
         lines += extras.notes
+    if advice.note:
+        lines.append(f"Decided by the {advice.decided_by} policy: {advice.note}")
     lines += extras.lines
     advice = extras.advice
     for key, value in advice.belief.items():
@@ -355,7 +415,7 @@ def format_advice(
     return "\n".join(lines)
 
 
-def hint_text(game: Game, view: View, advice: Advice, bot: str, budget: Budget | None, seed: int,
+def hint_text(game: Game, view: View, advice: Advice, bot: str | None, budget: Budget | None, seed: int,
               options: Mapping[str, Any] | None = None) -> str:
     """The whole hint as ``copsolver hint`` prints it: the advisor line and :func:`format_advice`.
 
@@ -365,4 +425,5 @@ def hint_text(game: Game, view: View, advice: Advice, bot: str, budget: Budget |
     advisor = describe_advisor(game, view, bot, budget, seed)
     if options:
         advisor += "\nBot options: " + ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
-    return format_advice(game, view, advice, advisor, Asked(bot, budget)).rstrip("\n") + "\n"
+    asked = Asked(bot or registry.advisor(game.name), budget)
+    return format_advice(game, view, advice, advisor, asked).rstrip("\n") + "\n"

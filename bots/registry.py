@@ -5,6 +5,11 @@ live in the package its spec names (``GameSpec.bots``, ``bots/<game>/`` by defau
 registers them with :func:`register`.
 Modules are imported only when a game's bots are first asked for, so one game's bots never load
 another's data (as :mod:`solver.games` does for games).
+
+A game's bot package also names its **advisor**, the bot that answers ``copsolver hint``, the seat
+protocol's ``hint`` and ``copsolver review`` unless another is asked for (``ADVISOR``: its strongest
+bot at the hint's default budget, as measured in ``bench/results/``), and its **policy**, the bot
+whose ranking stands where a search decides nothing (``POLICY``; default ``heuristic``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,11 @@ from solver.core import ConfigError, Game, make_rng
 
 #: Key under which a generic bot is registered: it plays every game.
 ANY_GAME = "*"
+
+#: The advisor of a game whose bot package names none.
+DEFAULT_ADVISOR = "ismcts"
+#: The policy of a game whose bot package names none (``random`` when the game has no such bot).
+DEFAULT_POLICY = "heuristic"
 
 #: Modules whose bots play every game.
 GENERIC_MODULES: tuple[str, ...] = ("bots.random_bot", "bots.ismcts_bot")
@@ -54,6 +64,28 @@ def bots_for(game_name: str) -> dict[str, type[Bot]]:
     table = dict(_registry.get(ANY_GAME, {}))
     table.update(_registry.get(game_name, {}))
     return dict(sorted(table.items()))
+
+
+def _declared(game_name: str, attribute: str, default: str) -> str:
+    """``attribute`` of the game's bot package (``ADVISOR`` or ``POLICY``), checked to be a bot of it."""
+    table = bots_for(game_name)
+    own = games.spec(game_name).bots
+    name = getattr(importlib.import_module(own), attribute, default) if own else default
+    if name not in table:
+        if attribute == "POLICY" and name == DEFAULT_POLICY:
+            return "random"
+        raise ConfigError(f"{own}.{attribute} names {name!r}, not a bot of {game_name}")
+    return str(name)
+
+
+def advisor(game_name: str) -> str:
+    """The bot that advises on ``game_name`` unless another is named (its package's ``ADVISOR``)."""
+    return _declared(game_name, "ADVISOR", DEFAULT_ADVISOR)
+
+
+def policy(game_name: str) -> str:
+    """The bot whose ranking stands where ``game_name``'s search decides nothing (``POLICY``)."""
+    return _declared(game_name, "POLICY", DEFAULT_POLICY)
 
 
 def available(game_name: str) -> dict[str, str]:

@@ -191,18 +191,23 @@ def test_free_start_hints_before_dr_factor_places() -> None:
 
 def test_an_iterations_budget_bounds_the_search_and_reproduces_the_hint() -> None:
     game, view = hint.load_position("police07", _state_json())
-    advice = hint.advise(game, view, budget=Budget(iterations=50), seed=3)
-    assert sum(r.visits or 0 for r in advice.ranked) == 50
-    assert advice.summary.startswith("50 simulations")
-    again = hint.advise(game, view, budget=Budget(iterations=50), seed=3)
+    advice = hint.advise(game, view, budget=Budget(iterations=200), seed=3)
+    assert sum(r.visits or 0 for r in advice.ranked) == 200
+    assert advice.summary.startswith("200 simulations") and not advice.decided_by
+    again = hint.advise(game, view, budget=Budget(iterations=200), seed=3)
     assert again == advice
     advisor = hint.describe_advisor(game, view, "ismcts", Budget(iterations=50), 3)
     assert advisor == (
         "Advisor: ismcts bot, 50 iterations, seed 3 (reproducible: the same position, bot, budget and "
         "seed give this hint again)"
     )
-    nw = hint.advise(game, view, bot="nw2012", budget=Budget(iterations=40))
-    assert sum(r.visits or 0 for r in nw.ranked) == 40
+    nw = hint.advise(game, view, bot="nw2012", budget=Budget(iterations=160))
+    assert sum(r.visits or 0 for r in nw.ranked) == 160
+    # too few simulations to rank by: the policy ranks, and says why
+    few = hint.advise(game, view, bot="nw2012", budget=Budget(iterations=12))
+    assert few.decided_by == "heuristic" and "too few to tell the moves apart" in few.note
+    assert all(r.visits is None for r in few.ranked)
+    assert {r.action for r in few.ranked} == set(view.legal_actions)
 
 
 def test_a_seconds_budget_searches_by_the_clock_and_says_the_hint_varies() -> None:
@@ -381,12 +386,13 @@ def test_cli_hint_with_iterations(capsys: pytest.CaptureFixture[str], tmp_path: 
     path = _write(tmp_path, _state_json())
     assert main(["hint", "police07", str(path), "--iterations", "200"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[1].startswith("Advisor: ismcts bot, 200 iterations, seed 0 (reproducible")
+    assert out.splitlines()[1].startswith(
+        "Advisor: ismcts bot (the default for police07), 200 iterations, seed 0 (reproducible")
     assert "Most likely (his moves followed with a learnt model of how he moves): " in out and "covers" in out
     assert main(["hint", "police07", str(path), "--iterations", "200"]) == 0
     assert capsys.readouterr().out == out
     game, view = hint.load_position("police07", _state_json())
-    advisor = hint.describe_advisor(game, view, "ismcts", QUICK, 0)
+    advisor = hint.describe_advisor(game, view, None, QUICK, 0)
     assert out == hint.format_advice(game, view, hint.advise(game, view, budget=QUICK), advisor) + "\n"
 
 
@@ -394,7 +400,7 @@ def test_cli_hint_defaults_to_a_timed_search(capsys: pytest.CaptureFixture[str],
     path = _write(tmp_path, position(*HIDDEN[:-1]).to_json())
     assert main(["hint", "police07", str(path), "--seconds", "0.05", "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    assert "Advisor: ismcts bot, 0.05 s of search, seed 4 (a time budget" in out
+    assert "Advisor: ismcts bot (the default for police07), 0.05 s of search, seed 4 (a time budget" in out
     assert "hidden among" in out
     assert main(["hint", "police07", str(path), "--bot", "heuristic"]) == 0
     assert "Advisor: heuristic bot (no search" in capsys.readouterr().out
