@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Final
 
-from bots.base import Advice, RankedAction
 from bots import registry
+from bots.base import Advice, RankedAction
 from bots.registry import bots_for, make
 from solver import games
 from solver.core import (
@@ -276,7 +276,8 @@ def resolve(game: Game, view: View, advice: Advice, seed: int = 0) -> Advice:
     for r in base.ranked:
         tried = by_action.get(r.action)
         if tried is not None and tried.visits and tried.value is not None:
-            extra = f"; the search: {tried.visits} simulation{'s' * (tried.visits != 1)}, win {tried.value:.0%}"
+            plural = "s" * (tried.visits != 1)
+            extra = f"; the search: {tried.visits} simulation{plural}, win {tried.value:.0%}"
             r = dataclasses.replace(r, reason=r.reason + extra)
         ranked.append(r)
     total = sum(visits)

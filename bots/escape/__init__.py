@@ -6,7 +6,8 @@ from bots.escape import display, heuristic, ismcts, planner
 
 __all__ = ["display", "heuristic", "ismcts", "planner"]
 
-#: the bot that advises unless another is named: the planner beats the heuristic; ismcts over it measured no difference (bench/results/escape-planner.md)
+#: the bot that advises unless another is named: the planner beats the heuristic; ismcts over it measured
+#: no difference (bench/results/escape-planner.md)
 ADVISOR = "planner"
 #: the policy whose ranking stands where the search decides nothing
 POLICY = "heuristic"
