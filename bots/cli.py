@@ -77,6 +77,7 @@ from bots.replays import (  # the record format, shared with the seat protocol
 )
 from solver import _accel
 from solver.core import (
+    CHANCE,
     JSON,
     Action,
     BadStateError,
@@ -576,12 +577,25 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 # --- hint and serve ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Position:
+    """What ``hint`` advises: a position's JSON, and for a replay at ``--ply`` what the seat to act
+    saw happen since that ply (chance's draws, in its printer's words), or the result after the end."""
+
+    data: JSON
+    between: tuple[str, ...] = ()
+    #: the game is over at the asked ply: nothing to advise, this line says how it ended
+    result: str | None = None
+
+
 def load_position_file(
     game_name: str, path: Path, ply: int | None, files: Mapping[str, str] | None = None
-) -> JSON:
-    """A position's JSON from a ``.json`` file, or a replay's state (after ``ply`` actions).
+) -> Position:
+    """A position's JSON from a ``.json`` file, or a replay's state after ``ply`` actions.
 
     ``files`` are the ``--file`` paths: the only files a position's or replay's config may name.
+    A replay whose state at ``ply`` waits for chance is followed along its own records to the next
+    seat decision (:func:`replay_position`).
     """
     text = read_text(path, "position")
     first = text.lstrip().split("\n", 1)[0]
@@ -598,10 +612,7 @@ def load_position_file(
                 raise
             replay = True  # --ply says a replay was meant: name the line that breaks it
     if replay:
-        game = parse_replay(text, str(path), ply, files or {})
-        if game.game.name != game_name:
-            raise BadStateError(f"{path}: a replay of {game.game.name}, not {game_name}")
-        return game.state.to_json()
+        return replay_position(game_name, text, path, ply, files or {})
     if ply is not None:  # the file, not the flag, is what the user has to look at
         raise BadStateError(f"{path}: not a replay, and --ply applies to replay files only")
     if not isinstance(data, dict):
@@ -610,7 +621,59 @@ def load_position_file(
     if data.get("game", game_name) == game_name and isinstance(config, dict):
         # a position for another game, or with a malformed config, is the advisor's to name
         data = data | {"config": record_config(game_name, config, files or {}, str(path), "position")}
-    return data
+    return Position(data)
+
+
+def _result(state: State) -> str:
+    """How the game of ``state`` (over) ended, in its printer's words (every event is public by then
+    as far as the result goes; only the winner line is used)."""
+    printer = make_printer(state.game)
+    printer.feed(state.events)
+    return result_line(state, printer)
+
+
+def replay_position(
+    game_name: str, text: str, path: Path, ply: int | None, files: Mapping[str, str]
+) -> Position:
+    """The position of a replay after ``ply`` actions (None: its end), advised at a seat decision.
+
+    Where chance acts at ``ply`` (a draw, a roll, a deal), the replay's own records are followed to
+    the next seat decision, and the events the seat then to act saw in between are given in its
+    printer's words: only what that seat may know. After the game's end there is nothing to advise:
+    the result is given instead.
+    """
+    whole = parse_replay(text, str(path), None, files) if ply is not None else None
+    replay = parse_replay(text, str(path), ply, files)
+    if replay.game.name != game_name:
+        raise BadStateError(f"{path}: a replay of {replay.game.name}, not {game_name}")
+    state = replay.state
+    if state.is_terminal():
+        return Position(state.to_json(), result=_result(state))
+    if state.current_player() != CHANCE or whole is None:
+        return Position(state.to_json())
+    start = len(state.history)
+    line = whole.state.history
+    walk = replay.game.new_initial_state()
+    for action in line[:start]:
+        walk.apply(action)
+    seen = {seat: len(walk.events_for(seat)) for seat in range(replay.game.num_players)}
+    for action in line[start:]:
+        if walk.current_player() != CHANCE:
+            break
+        walk.apply(action)
+    if walk.is_terminal():
+        return Position(walk.to_json(), result=_result(walk))
+    seat = walk.current_player()
+    if seat == CHANCE:
+        raise BadStateError(f"{path}: chance acts at ply {start} and the replay records no seat decision "
+                            "after it")
+    printer = make_printer(replay.game, [seat])
+    printer.feed(walk.events_for(seat)[:seen[seat]])  # the printer follows the game from its start
+    lines = [x for x in printer.feed(walk.events_for(seat)[seen[seat]:]) if x.strip()]
+    moved = len(walk.history) - start
+    head = (f"Chance acts at ply {start}: the replay's next {moved} action{'s' * (moved != 1)} "
+            f"lead to seat {seat}'s decision at ply {len(walk.history)}; what seat {seat} saw:")
+    return Position(walk.to_json(), between=(head, *("  " + x for x in lines or ["(nothing it may see)"])))
 
 
 def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
@@ -634,9 +697,13 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
         budget = Budget(iterations=args.iterations)
     else:
         budget = Budget(seconds=hint.DEFAULT_SECONDS if args.seconds is None else args.seconds)
-    data = load_position_file(args.game, Path(args.position), args.ply, file_paths(args.file))
+    position = load_position_file(args.game, Path(args.position), args.ply, file_paths(args.file))
+    if position.result is not None:
+        out.write(f"The game is over at ply {args.ply}: nothing to advise.\n{position.result}\n")
+        return EXIT_OK
+    out.write("".join(line + "\n" for line in position.between))
     try:
-        game, view = hint.load_position(args.game, data)
+        game, view = hint.load_position(args.game, position.data)
     except BadStateError as err:
         raise BadStateError(f"{args.position}: {err}") from None  # the advisor does not know the file
     bot = args.bot or bots.registry.advisor(args.game)
