@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import secrets
 import sys
@@ -188,7 +189,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     )
     p.add_argument("--seed", type=count_arg, default=0, help="seed of the advising bot (default 0)")
     p.add_argument("--ply", type=count_arg, metavar="N",
-                   help="with a replay: advise after its first N actions")
+                   help="with a replay: advise after its first N actions (at a chance ply: at the next "
+                   "seat decision; after the end: the result)")
+    p.add_argument("--save-view", metavar="PATH",
+                   help="also write the advised seat's view as JSON: a position file for later hints, "
+                   "holding only what that seat may know")
     add_opt_flag(p, "the advising bot")
     p.add_argument("--svg", metavar="PATH",
                    help="also draw the board and the advice as SVG (the games with a drawing)")
@@ -706,6 +711,8 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
         game, view = hint.load_position(args.game, position.data)
     except BadStateError as err:
         raise BadStateError(f"{args.position}: {err}") from None  # the advisor does not know the file
+    if args.save_view is not None:
+        Path(args.save_view).write_text(json.dumps(view.to_json()) + "\n", encoding="utf-8")
     bot = args.bot or bots.registry.advisor(args.game)
     options = bot_options(args.game, [bot], args.opt)[bot]
     advice = hint.advise(game, view, bot=args.bot, budget=budget, seed=args.seed, options=options)

@@ -3,6 +3,7 @@ at the next seat decision, with what that seat saw in between), after the end (t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,18 @@ def test_a_replay_cut_at_chance_is_a_one_line_error(replay: Path, tmp_path: Path
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert "chance acts at ply 1 and the replay records no seat decision after it" in err
+
+
+def test_save_view_writes_a_position_that_gives_the_same_hint(replay: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    view_path = tmp_path / "view.json"
+    args = ["--iterations", "60", "--seed", "2"]
+    assert main(["hint", "police07", str(replay), "--ply", "25", "--save-view", str(view_path), *args]) == 0
+    from_replay = capsys.readouterr().out
+    saved = json.loads(view_path.read_text())
+    assert saved["seat"] == 1 and "history" in saved
+    # a detective's view: Dr. Factor's hidden stops are not in the file
+    record = parse_replay(replay.read_text(), str(replay), 25, {})
+    assert saved == record.state.view(1).to_json()
+    assert main(["hint", "police07", str(view_path), *args]) == 0
+    assert capsys.readouterr().out == from_replay
