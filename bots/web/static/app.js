@@ -540,7 +540,10 @@ function fillHintBots() {
   const bots = Object.keys(app.welcome.games[app.table.game].bots);
   const select = $("hint-bot");
   select.replaceChildren(...bots.map((b) => el("option", { value: b }, b)));
-  if (bots.includes("heuristic")) select.value = "heuristic";
+  // the game's advisor (its strongest bot) unless the server is older and names none
+  const advisor = app.welcome.games[app.table.game].advisor;
+  if (advisor && bots.includes(advisor)) select.value = advisor;
+  else if (bots.includes("heuristic")) select.value = "heuristic";
 }
 
 function clearHint() {
@@ -580,7 +583,9 @@ async function hint() {
   }
   if (app.table !== t || app.shownSeat !== seat) return;
   const advice = reply.advice;
-  $("hint-summary").textContent = (reply.stopped ? "(stopped early) " : "") + (advice.summary || "");
+  // a ranking the advisor left to its policy says so first
+  const decided = advice.note ? `Decided by the ${advice.decided_by} policy: ${advice.note}. ` : "";
+  $("hint-summary").textContent = (reply.stopped ? "(stopped early) " : "") + decided + (advice.summary || "");
   const rows = advice.ranked.map((move, i) => {
     const facts = [];
     if (move.value !== null && move.value !== undefined) facts.push(`value ${percentOrNumber(move.value)}`);
