@@ -24,8 +24,6 @@ table) comes from the game's own hint module, ``bots/<game>/hint.py``, loaded by
 (:func:`game_hint`); a game without one gets the generic hint. Such a module may define any of::
 
     role(game, view) -> str                   the seat's role in the first line (default "player")
-    substitute(game, view, bot) -> (name, why) | None
-                                              another bot that answers for ``bot`` on this view
     extras(game, view, advice, asked) -> Extras
                                               notes, lines, moves-table columns and key lines, and
                                               the advice as printed (annotated, shown entries removed)
@@ -42,7 +40,8 @@ from types import ModuleType
 from typing import Any, Final
 
 from bots import registry
-from bots.base import Advice, RankedAction
+from bots.base import Advice, Bot, RankedAction
+from bots.ismcts_bot import ISMCTSBot
 from bots.registry import bots_for, make
 from solver import games
 from solver.core import (
@@ -199,25 +198,6 @@ def _budget_options(game: Game, bot: str, budget: Budget | None) -> dict[str, An
     return {"iterations": budget.iterations}
 
 
-def _substitute(game: Game, view: View, bot: str) -> tuple[str, str] | None:
-    """The game's ``(bot that answers, why)`` for ``bot`` on ``view``, or None."""
-    hook = _hook(game, "substitute")
-    if hook is None:
-        return None
-    answer: tuple[str, str] | None = hook(game, view, bot)
-    return answer
-
-
-def advising_bot(game: Game, view: View, bot: str) -> str:
-    """The bot that advises on ``view`` when ``bot`` is asked.
-
-    ``bot`` itself, unless the game's hint module names another for this position (Police 07: the
-    heuristic at a free-start placement asked of ``ismcts``, whose simulator starts after set-up).
-    """
-    other = _substitute(game, view, bot)
-    return bot if other is None else other[0]
-
-
 def advise(
     game: Game, view: View, bot: str | None = None, budget: Budget | None = None, seed: int = 0,
     options: Mapping[str, Any] | None = None,
@@ -232,20 +212,16 @@ def advise(
     machine. None leaves the bot's own default (``ismcts``: 1000 iterations). A bot that does not
     search ignores it. ``options``: the bot's other options (``copsolver hint --opt``); one that
     sets the budget too is a ConfigError. Raises :class:`ConfigError` for an unknown bot, a budget
-    that gives both iterations and seconds, or seconds outside the bot's range. See
-    :func:`advising_bot` for the one position where another bot answers.
+    that gives both iterations and seconds, or seconds outside the bot's range.
     """
     bot = bot or registry.advisor(game.name)
-    chosen = _budget_options(game, bot, budget)  # checked even when another bot answers
+    chosen = _budget_options(game, bot, budget)
     clash = sorted(set(chosen) & set(options or {}))
     if clash:
         raise ConfigError(f"option {clash[0]!r} is the hint's budget: give it as --{clash[0]}, not --opt")
     chosen.update(options or {})
-    name = advising_bot(game, view, bot)
-    if name != bot:
-        chosen = {}
-    player = make(game, name, seat=view.seat, rng=seed, **chosen)
-    return resolve(game, view, player.advise(view), seed)
+    player = make(game, bot, seat=view.seat, rng=seed, **chosen)
+    return resolve(game, view, player.advise(view), seed, player)
 
 
 def searched(advice: Advice) -> bool:
@@ -253,14 +229,31 @@ def searched(advice: Advice) -> bool:
     return any(r.visits is not None for r in advice.ranked)
 
 
-def resolve(game: Game, view: View, advice: Advice, seed: int = 0) -> Advice:
+def _policy_advice(game: Game, view: View, seed: int, player: Bot | None) -> Advice:
+    """The ranking of the policy behind ``player`` (a search bot's own base, as it would play it),
+    else of the game's policy (:func:`bots.registry.policy`, seeded with ``seed``); ``decided_by``
+    names it."""
+    if isinstance(player, ISMCTSBot):
+        try:
+            base = player.policy_ranking(view)
+            return dataclasses.replace(base, decided_by=base.decided_by or player.policy().name)
+        except NotImplementedError:  # a search bot with no policy of its own: the game's
+            pass
+    name = registry.policy(game.name)
+    base = make(game, name, seat=view.seat, rng=seed).advise(view)
+    return dataclasses.replace(base, decided_by=base.decided_by or name)
+
+
+def resolve(game: Game, view: View, advice: Advice, seed: int = 0, player: Bot | None = None) -> Advice:
     """``advice`` as a front end should show it: unchanged when a bot's own rule or a search that
-    backs it made it; the game's policy's ranking when a search could not tell the moves apart.
+    backs it made it; a policy's ranking when a search could not tell the moves apart.
 
     A search ranks by visits; with fewer than :data:`MIN_VISITS` simulations on its most visited
-    move the order is noise. Then the policy (:func:`bots.registry.policy`, seeded with ``seed``)
-    ranks the moves with its reasons, each move the search tried adds its numbers to its reason,
-    and ``decided_by``/``note`` say what happened. Advice a bot already handed to its policy
+    move the order is noise. Then the policy ranks the moves with its reasons: ``player``'s own
+    (the base a pruned search keeps unless it resolves a better move), else the game's
+    (:func:`bots.registry.policy`, seeded with ``seed``). Each move the search tried adds its
+    numbers to its reason, and ``decided_by``/``note`` say what happened (the note keeps the
+    search's summary: what its budget bought). Advice a bot already handed to its policy
     (``decided_by`` set) is returned as it is.
     """
     if advice.decided_by or not searched(advice):
@@ -269,8 +262,7 @@ def resolve(game: Game, view: View, advice: Advice, seed: int = 0) -> Advice:
     top = max(visits, default=0)
     if top >= MIN_VISITS:
         return advice
-    name = registry.policy(game.name)
-    base = make(game, name, seat=view.seat, rng=seed).advise(view)
+    base = _policy_advice(game, view, seed, player)
     by_action = {r.action: r for r in advice.ranked}
     ranked = []
     for r in base.ranked:
@@ -282,10 +274,12 @@ def resolve(game: Game, view: View, advice: Advice, seed: int = 0) -> Advice:
         ranked.append(r)
     total = sum(visits)
     note = (f"the search ran {total} simulation{'s' * (total != 1)}, {top} on its most visited move: too "
-            f"few to tell the moves apart (a ranking needs {MIN_VISITS}); the {name} policy ranks them, "
-            "the search's numbers in the reasons")
+            f"few to tell the moves apart (a ranking needs {MIN_VISITS}); the {base.decided_by} policy "
+            "ranks them, the search's numbers in the reasons")
+    if advice.summary:
+        note += f" (the search: {advice.summary})"
     belief = {**base.belief, **advice.belief}
-    return Advice(advice.seat, tuple(ranked), belief, base.summary, decided_by=name, note=note)
+    return Advice(advice.seat, tuple(ranked), belief, base.summary, decided_by=base.decided_by, note=note)
 
 
 def describe_advisor(game: Game, view: View, bot: str | None, budget: Budget | None, seed: int) -> str:
@@ -295,12 +289,6 @@ def describe_advisor(game: Game, view: View, bot: str | None, budget: Budget | N
         bot = registry.advisor(game.name)
         line = describe_advisor(game, view, bot, budget, seed)
         return line.replace(f"Advisor: {bot} bot", f"Advisor: {bot} bot (the default for {game.name})", 1)
-    other = _substitute(game, view, bot)
-    if other is not None:
-        name, why = other
-        if searches(game, name):
-            return f"Advisor: {name} bot {why}; its own default budget, seed {seed})"
-        return f"Advisor: {name} bot {why}; no search, so the same position gives the same hint)"
     if not searches(game, bot):
         return f"Advisor: {bot} bot (no search, so no budget: the same position gives the same hint)"
     if budget is None:

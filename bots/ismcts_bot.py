@@ -20,6 +20,11 @@ searches on the Python rules read the clock after every iteration (``check_every
 kernel's 16 iterations take about 0.1 ms), and their sims end a line of play where it stands once
 the time is up (:class:`WinLossSim`), since one iteration through the Python rules can take longer
 than the tolerance.
+
+Advice (:meth:`ISMCTSBot.advise`) answers wherever ``step`` does: a lone legal action is ranked alone,
+unsearched; a decision a game's bot leaves to its policy (:meth:`ISMCTSBot.left_to_policy`) is the
+policy's ranking, with ``decided_by`` and a note saying why; a searched one ranks every legal action,
+the tried ones by visits and then the others with why the search did not try them.
 """
 
 from __future__ import annotations
@@ -220,32 +225,98 @@ class ISMCTSBot(Bot):
 
     @on_the_clock
     def advise(self, view: View, budget: float | None = None) -> Advice:
-        """Root actions ranked by visits, with visit shares, win chances and the belief.
+        """Every legal action ranked: the search's tried root actions by visits (visit shares, win
+        chances), then the others with why the search did not try them; and the belief.
 
         ``budget`` is a number of iterations (the seat protocol's unit for search bots); without it
-        the bot's own budget applies.
+        the bot's own budget applies. Where :meth:`step` plays without searching, the advice says so:
+        a lone legal action is ranked alone, and a decision the bot leaves to its policy
+        (:meth:`left_to_policy`, :meth:`not_searched`) is the policy's ranking, with
+        :attr:`~bots.base.Advice.decided_by` and a note that gives the reason.
         """
+        legal = self.check_view(view)
         iterations = advice_iterations(self.name, budget)
+        if len(legal) == 1:
+            return self.only_move(view)
+        why = self.left_to_policy(view)
+        if why is not None:
+            return self.policy_advice(view, why)
         result = self.search(view, self.decision_budget(view, iterations))
+        why = self.not_searched(result)
+        if why is not None:
+            return self.policy_advice(view, why)
+        return self.search_advice(view, result)
+
+    # --- advice: what subclasses change ---------------------------------------------------------------
+    def left_to_policy(self, view: View) -> str | None:
+        """Why :meth:`step` leaves the decision of ``view`` to the bot's policy unsearched, in one
+        sentence (None: the bot searches it). The generic bot searches every decision."""
+        return None
+
+    def not_searched(self, result: SearchResult) -> str | None:
+        """Why the search that gave ``result`` ran no simulation and left the decision to the policy
+        (None: it searched). The generic search always runs at least one."""
+        return None
+
+    def policy(self) -> Bot:
+        """The bot whose ranking stands where this bot does not search (a game's bot gives it)."""
+        raise NotImplementedError(f"{type(self).__name__} leaves no decision to a policy")
+
+    def policy_ranking(self, view: View) -> Advice:
+        """The policy's advice on ``view``."""
+        return self.policy().advise(view)
+
+    def policy_advice(self, view: View, why: str) -> Advice:
+        """The policy's advice on ``view`` as this bot's: its ranking and reasons, ``decided_by`` its
+        name (or the one the policy's own advice names), ``why`` as the note, the bot's belief added."""
+        base = self.policy_ranking(view)
+        note = f"{why}; {base.note}" if base.note else why
+        return Advice(view.seat, base.ranked, {**base.belief, **self.belief(view)}, base.summary,
+                      decided_by=base.decided_by or self.policy().name, note=note)
+
+    def only_move(self, view: View) -> Advice:
+        """The advice on a lone legal action, which :meth:`step` plays without searching."""
+        action = view.legal_actions[0]
+        text = self.game.action_to_str(action)
+        ranked = (RankedAction(action, text, 1.0, "the only legal move: nothing to search"),)
+        return Advice(view.seat, ranked, self.belief(view), f"the only legal move: {text}")
+
+    def search_advice(self, view: View, result: SearchResult) -> Advice:
+        """``result`` as advice: the tried root actions by visits, then every other legal action
+        (:meth:`untried`)."""
         total = sum(s.visits for s in result.stats) or 1
         ranked = []
         for s in result.ranked():
+            if not s.visits:
+                continue
             share = s.visits / total
-            if s.visits:
-                reason = (f"estimated win chance {s.value:.0%} over {s.visits} simulations "
-                          f"({share:.0%} of the search)")
-            else:
-                reason = "not searched (the budget ran out first)"
+            reason = (f"estimated win chance {s.value:.0%} over {s.visits} simulations "
+                      f"({share:.0%} of the search)")
             ranked.append(
                 RankedAction(s.action, self.game.action_to_str(s.action), round(share, 4), reason,
                              visits=s.visits, value=round(s.value, 4))
             )
+        tried = {r.action for r in ranked}
+        ranked += self.untried(view, result, [a for a in view.legal_actions if a not in tried])
         best = ranked[0]
-        summary = (
-            f"{result.iterations} simulations, {result.nodes} information sets; "
-            f"best: {best.text} (estimated win chance {best.value:.0%})"
-        )
+        win = f"estimated win chance {best.value:.0%}" if best.value is not None else "not tried"
+        summary = (f"{result.iterations} simulations, {result.nodes} information sets; best: {best.text} "
+                   f"({win})")
         return Advice(view.seat, tuple(ranked), self.belief(view), summary)
+
+    def untried(self, view: View, result: SearchResult, actions: list[Action]) -> list[RankedAction]:
+        """The legal ``actions`` the search did not try, after the tried ones, each with why: the
+        budget ran out before UCB reached them, or they were not at the search's root."""
+        at_root = {s.action for s in result.stats}
+        rows = []
+        for a in actions:
+            if a in at_root:
+                why = (f"not tried by the search: the budget ran out first ({result.iterations} "
+                       f"simulations for {len(at_root)} moves)")
+            else:
+                why = "not tried by the search: not among the moves its root searched"
+            rows.append(RankedAction(a, self.game.action_to_str(a), 0.0, why, visits=0))
+        return rows
 
 
 register(ANY_GAME, ISMCTSBot)

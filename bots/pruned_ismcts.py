@@ -19,6 +19,12 @@ what its worlds, playouts and heuristic are, and why):
    :data:`POOL_SHARE` of what is left when the search starts (at least one world), and a decision
    whose time left is shorter than the last search's first world took to draw is not searched.
    Window decisions (:meth:`PrunedISMCTSBot.in_window`) get ``window_share`` of the budget.
+5. **Advice** answers wherever ``step`` does, at any budget. Where ``step`` leaves the decision to the
+   heuristic unsearched (a lone legal action, :meth:`PrunedISMCTSBot.unsearched_decision`, a single
+   candidate after pruning, no time to draw a world) the advice is the heuristic's ranking with
+   ``decided_by`` and a note giving that reason (never the time under an iteration budget). A searched
+   decision ranks every legal action: the tried ones by visits, then the others in the heuristic's
+   order with its reasons and why the search did not try them (pruned, or the budget ran out).
 
 References: P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo Tree
 Search", IEEE TCIAIG 4(2), 2012, pp. 120-143. G. M. J.-B. Chaslot, M. H. M. Winands, H. J. van den
@@ -38,7 +44,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from bots.base import Advice, Bot, DecisionClock, Option, on_the_clock
+from bots.base import Advice, Bot, DecisionClock, Option, RankedAction, on_the_clock
 from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot, reserve
 from bots.observer_sim import NoWorldInTime, ObserverSim, PoolDeterminizer
 from solver.core import Action, ConfigError, Game, State, View
@@ -133,11 +139,14 @@ class PrunedISMCTSBot(ISMCTSBot):
         super().__init__(game, seat, rng, **options)
         check_margin(self.name, self.settings["margin"])
         self.params = SearchParams(c=self.settings["c"], keys="actor")
-        self._ranking: tuple[View, list[Action]] | None = None
+        #: the heuristic's advice on the last view it ranked (kept for that view: module docstring)
+        self._ranking: tuple[View, Advice] | None = None
         self._candidates: tuple[View, frozenset[Action] | None] | None = None
         self._det: PoolDeterminizer[Any] | None = None
         #: seconds the last timed search's first world took to draw (0: none drawn yet)
         self.world_seconds = 0.0
+        #: why the last search ran no simulation ("" when it searched)
+        self.unsearched_why = ""
 
     # --- what a game's bot gives ------------------------------------------------------------------
     def world(self, state: State) -> ObserverSim:
@@ -163,6 +172,21 @@ class PrunedISMCTSBot(ISMCTSBot):
     def unsearched_decision(self, legal: tuple[Action, ...]) -> bool:
         """True for a decision the heuristic makes unsearched (none by default)."""
         return False
+
+    def unsearched_note(self, view: View) -> str:
+        """Which kind of decision an :meth:`unsearched_decision` is and why the bot leaves it to the
+        heuristic, in one sentence (for advice)."""
+        return f"{self.name} leaves this kind of decision to the {self.policy().name} unsearched"
+
+    def single_candidate_note(self, view: View) -> str:
+        """Why a :meth:`single_candidate` decision has one candidate (for advice)."""
+        return (f"one candidate move after pruning to the {self.policy().name}'s best "
+                f"{self.settings['prune']}: nothing to search")
+
+    def pruned_reason(self, view: View, action: Action) -> str:
+        """Why the search did not try ``action``, a legal action outside :meth:`candidates`."""
+        return (f"not searched: pruned (the search tries only the {self.policy().name}'s best "
+                f"{self.settings['prune']})")
 
     # --- the search -------------------------------------------------------------------------------
     def candidates(self, view: View) -> frozenset[Action] | None:
@@ -195,17 +219,22 @@ class PrunedISMCTSBot(ISMCTSBot):
             determinizer.pool_full = lambda: clock.elapsed() >= pool_end
             determinizer.clock = clock
 
-    def _heuristic_ranking(self, view: View) -> list[Action]:
-        """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
-        # One decision asks for this up to three times (root pruning, the margin rule, advice);
-        # the view is the same object each time, so the last ranking is kept for it.
+    def _heuristic_advice(self, view: View) -> Advice:
+        """The heuristic's advice on ``view``: its ranking (best first, equal scores: lower action
+        first) with its reasons."""
+        # One decision asks for this up to four times (root pruning, the margin rule, advice and
+        # its reasons); the view is the same object each time, so the last advice is kept for it.
         cached = self._ranking
         if cached is not None and cached[0] is view:
             return cached[1]
         # advise scores without drawing from the generator, so the search's stream is unchanged
-        ranking = [r.action for r in self._heuristic().advise(view).ranked]
-        self._ranking = (view, ranking)
-        return ranking
+        advice = self._heuristic().advise(view)
+        self._ranking = (view, advice)
+        return advice
+
+    def _heuristic_ranking(self, view: View) -> list[Action]:
+        """The legal actions by the heuristic's score, best first (equal scores: lower action first)."""
+        return [r.action for r in self._heuristic_advice(view).ranked]
 
     def base_action(self, view: View) -> Action:
         """The heuristic's own choice: its top-scored legal action (the lowest among equal scores)."""
@@ -224,17 +253,27 @@ class PrunedISMCTSBot(ISMCTSBot):
         the game's resampler can give up).
         """
         with self.deciding() as clock:
+            self.unsearched_why = ""
             if self.single_candidate(view):
-                return self.unsearched(view, clock.elapsed())
+                return self.unsearched(view, clock.elapsed(), self.single_candidate_note(view))
             budget = budget or self.decision_budget(view)
             if budget.seconds is not None:
                 self.base_action(view)  # the ranking (and the posterior it reads), kept for the search
-                if clock.left(budget.seconds) - reserve(budget.seconds) < self.world_seconds:
-                    return self.unsearched(view, clock.elapsed())
+                left = clock.left(budget.seconds) - reserve(budget.seconds)
+                if left < self.world_seconds:
+                    if left <= 0.0:
+                        why = ("the decision's time ran out before the search could start (reading the "
+                               "belief and the heuristic's ranking took it all)")
+                    else:
+                        why = (f"too little of the decision's time was left to draw a world "
+                               f"({1000 * left:.0f} ms; the last search's first world took "
+                               f"{1000 * self.world_seconds:.0f} ms)")
+                    return self.unsearched(view, clock.elapsed(), why)
             try:
                 result = super().search(view, budget)
             except NoWorldInTime:  # a slow first draw used up the decision's time
-                return self.unsearched(view, clock.elapsed())
+                why = "the decision's time ran out before the first world was drawn"
+                return self.unsearched(view, clock.elapsed(), why)
         if self._det is not None and self._det.world_seconds is not None:
             self.world_seconds = self._det.world_seconds
         action = conservative_choice(result.stats, self.base_action(view), self.settings["margin"])
@@ -243,33 +282,77 @@ class PrunedISMCTSBot(ISMCTSBot):
             self.last = result
         return result
 
-    def unsearched(self, view: View, elapsed: float) -> SearchResult:
-        """The result of a decision left unsearched for want of time: the base's choice, every
-        candidate root action unvisited."""
+    def unsearched(self, view: View, elapsed: float, why: str = "") -> SearchResult:
+        """The result of a decision left unsearched (a lone candidate, or no time for a world): the
+        base's choice, every candidate root action unvisited; ``why`` is kept for advice."""
         roots = self.candidates(view) or frozenset(view.legal_actions)
         stats = tuple(ActionStats(a, 0, 0, 0.0) for a in sorted(a for a in roots if a in view.legal_actions))
         result = SearchResult(self.base_action(view), self.seat, stats, 0, 0, elapsed, "none")
         self._det, self.last = None, result
+        self.unsearched_why = why
         return result
+
+    # --- advice -----------------------------------------------------------------------------------
+    def policy(self) -> Bot:
+        """The heuristic: it decides what the bot does not search."""
+        return self._heuristic()
+
+    def policy_ranking(self, view: View) -> Advice:
+        """The heuristic's advice on ``view`` (kept for the view, as for pruning)."""
+        return self._heuristic_advice(view)
+
+    def left_to_policy(self, view: View) -> str | None:
+        """Why :meth:`step` leaves ``view``'s decision to the heuristic: an :meth:`unsearched_decision`
+        (:meth:`unsearched_note`) or a :meth:`single_candidate` one; None when it searches."""
+        if self.unsearched_decision(view.legal_actions):
+            return self.unsearched_note(view)
+        if self.single_candidate(view):
+            return self.single_candidate_note(view)
+        return None
+
+    def not_searched(self, result: SearchResult) -> str | None:
+        """Why the search ran no simulation (:meth:`unsearched`'s reason: the time), else None."""
+        return self.unsearched_why if result.iterations == 0 and self.unsearched_why else None
+
+    def untried(self, view: View, result: SearchResult, actions: list[Action]) -> list[RankedAction]:
+        """The legal ``actions`` the search did not try, in the heuristic's order with its reasons,
+        each saying why: pruned from the root (:meth:`pruned_reason`) or the budget ran out first."""
+        base = {r.action: r for r in self.policy_ranking(view).ranked}
+        wanted = set(actions)
+        order = [a for a in self._heuristic_ranking(view) if a in wanted]
+        order += [a for a in actions if a not in base]
+        roots = self.candidates(view)
+        name = self.policy().name
+        rows = []
+        for a in order:
+            if roots is not None and a not in roots:
+                why = self.pruned_reason(view, a)
+            else:
+                why = f"not tried by the search: the budget ran out first ({result.iterations} simulations)"
+            row = base.get(a)
+            reason = why if row is None else f"{why}; {name}: {row.reason}"
+            rows.append(RankedAction(a, self.game.action_to_str(a), 0.0, reason, visits=0))
+        return rows
 
     @on_the_clock
     def advise(self, view: View, budget: float | None = None) -> Advice:
-        """Root actions ranked by visits (as the generic bot); the summary says which the bot plays.
+        """Root actions ranked by visits (as the generic bot), then the legal actions the search did
+        not try (:meth:`untried`); the summary says which the bot plays (module docstring, item 5).
 
         The bot plays the most visited only when it beats the heuristic's choice by ``margin``
         standard errors, so the first-ranked action need not be the one played: the summary then
-        names the played action and the gain that fell short, and that action's reason says so.
+        names the played action and the gain that fell short, and that action's reason says so. A
+        window decision's summary says what its share of the budget bought. A decision the bot does
+        not search is the heuristic's advice, with ``decided_by`` and the reason in ``note``.
         """
         advice = super().advise(view, budget)
         result = self.last
-        if result is None or not result.stats:
+        # the heuristic's advice (decided_by), a lone legal action, or a search cut before its first
+        # simulation: nothing for the margin rule to explain
+        if advice.decided_by or result is None or not any(r.visits for r in advice.ranked):
             return advice
-        if result.iterations == 0:
-            first = [r for r in advice.ranked if r.action == result.action]
-            ranked = tuple(first + [r for r in advice.ranked if r.action != result.action])
-            chosen = self.game.action_to_str(result.action)
-            summary = f"no time left to search: the bot plays the heuristic's {chosen}"
-            return dataclasses.replace(advice, ranked=ranked, summary=summary)
+        if budget is None and self.in_window(view):
+            advice = dataclasses.replace(advice, summary=f"{advice.summary}; {self.window_text(result)}")
         most, played, base = choose(result.stats), result.action, self.base_action(view)
         margin = self.settings["margin"]
         text = self.game.action_to_str
@@ -305,6 +388,17 @@ class PrunedISMCTSBot(ISMCTSBot):
         if self.unsearched_decision(legal) or self.single_candidate(view):
             return self._heuristic().step(view)
         return self.search(view).action
+
+    def window_text(self, result: SearchResult) -> str:
+        """What a window decision's share of the budget bought, for advice: ``a window decision: 25%
+        of the budget, 12 of 50 iterations``."""
+        share = self.settings["window_share"]
+        full = self.budget()
+        if full.seconds is not None:
+            return (f"a window decision: {share:.0%} of the budget ({full.seconds * share:g} of "
+                    f"{full.seconds:g} s), {result.iterations} iterations")
+        return (f"a window decision: {share:.0%} of the budget, {result.iterations} of {full.iterations} "
+                "iterations")
 
     def single_candidate(self, view: View) -> bool:
         """True when one root action alone would be searched (``prune=1`` and nothing always

@@ -164,8 +164,13 @@ def test_advice_json() -> None:
         ],
         "belief": {"count": 1},
         "summary": "sum",
+        "decided_by": "",
+        "note": "",
     }
     assert advice.best.text == "taxi 5"
+    handed = Advice(1, advice.ranked, decided_by="heuristic", note="a free-start placement")
+    assert handed.to_json()["decided_by"] == "heuristic"
+    assert handed.to_json()["note"] == "a free-start placement"
 
 
 # --- the random bot ---------------------------------------------------------------------------

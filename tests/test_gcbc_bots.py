@@ -390,6 +390,6 @@ def test_seat_protocol_serves_gcbc_with_the_heuristic() -> None:
     assert not [p for p in publics if re.match(r"(leaders|deal|arrange) \d", p)]
     assert any(p == "arrange ?" for p in publics)
     assert not [p for p in publics if re.match(r"draw [a-z]", p)]
-    hint = send({"type": "hint_view", "game": "gcbc", "view": view})[0]
+    hint = send({"type": "hint_view", "game": "gcbc", "view": view, "bot": "heuristic"})[0]
     assert hint["type"] == "hint" and hint["bot"] == "heuristic"
     assert sorted(r["text"] for r in hint["advice"]["ranked"]) == sorted(view["legal_actions"])

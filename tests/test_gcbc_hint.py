@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import bots
 from bots import hint
 from bots.cli import main
 from bots.gcbc import hint as gcbc_hint
@@ -157,30 +158,62 @@ def test_the_heuristics_estimate_is_a_table() -> None:
     assert re.match(rf"\s+{seat}\s+", lines[at + 2 + seat])
 
 
+#: iterations asked of each bot at a window: enough that its share gives the most visited move the
+#: simulations a ranking needs (ismcts: 25% of 240 = 60 over five moves; rollout: 50% of 200 = 100
+#: rollouts, 20 rounds over five candidates)
+ENOUGH = {"ismcts": 240, "rollout": 200}
+
+
 @pytest.mark.parametrize("bot", ["ismcts", "rollout"])
 def test_a_window_hint_says_what_the_budget_bought(bot: str) -> None:
     """At an Equipment window the bots search their window_share of the budget: the advisor line
     gives the iterations asked, the next line the share and the simulations the summary counts."""
     state = _window(5, 2, 12)
     game, view = hint.load_position("gcbc", state.view(state.current_player()).to_json())
-    budget = Budget(iterations=120)
+    asked = ENOUGH[bot]
+    budget = Budget(iterations=asked)
     advice = hint.advise(game, view, bot=bot, budget=budget, seed=2)
+    assert not advice.decided_by  # enough simulations: the search's own ranking stands
     lines = hint.hint_text(game, view, advice, bot, budget, 2).splitlines()
-    assert lines[1].startswith(f"Advisor: {bot} bot, 120 iterations, seed 2")
+    assert lines[1].startswith(f"Advisor: {bot} bot, {asked} iterations, seed 2")
     share = bots_for("gcbc")[bot].options["window_share"].default
     match = re.fullmatch(
-        rf"Budget here: an Equipment window gets the bot's window_share \({share:.0%}\) of the 120 "
+        rf"Budget here: an Equipment window gets the bot's window_share \({share:.0%}\) of the {asked} "
         r"iterations asked: (\d+); simulations run: (\d+)",
         lines[2],
     )
     assert match, lines[2]
     granted, run = int(match.group(1)), int(match.group(2))
-    assert granted == round(120 * share) < 120
+    assert granted == round(asked * share) < asked
     assert run == _summary_count("\n".join(lines))
+    unit = "iterations" if bot == "ismcts" else "rollouts"
+    # the bot's summary says it too
+    assert f"a window decision: {share:.0%} of the budget, {granted} of {asked} {unit}" in advice.summary
     if bot == "ismcts":
         assert run == granted  # every granted iteration is one simulation
     else:
         assert 0 < run <= granted  # rollouts go in whole rounds over the candidates
+
+
+@pytest.mark.parametrize("bot", ["ismcts", "rollout"])
+def test_a_window_share_too_small_to_rank_gives_way_to_the_policy(bot: str) -> None:
+    """30 iterations asked: the window's share (8 simulations, or a round of rollouts or two) cannot
+    tell the moves apart, so the heuristic ranks them and the hint says why, with the search's
+    numbers in the reasons; the bot's own advice still says what the share bought."""
+    state = _window(5, 2, 12)
+    game, view = hint.load_position("gcbc", state.view(state.current_player()).to_json())
+    budget = Budget(iterations=30)
+    own = bots.make(game, bot, seat=view.seat, rng=2, iterations=30).advise(view)
+    share = bots_for("gcbc")[bot].options["window_share"].default
+    assert f"a window decision: {share:.0%} of the budget, {round(30 * share)} of 30" in own.summary
+    advice = hint.advise(game, view, bot=bot, budget=budget, seed=2)
+    assert advice.decided_by == "heuristic" and "too few to tell the moves apart" in advice.note
+    heuristic = hint.advise(game, view, bot="heuristic", seed=2)
+    assert [r.action for r in advice.ranked] == [r.action for r in heuristic.ranked]
+    assert any("; the search: " in r.reason for r in advice.ranked)
+    text = hint.hint_text(game, view, advice, bot, budget, 2)
+    assert f"Decided by the heuristic policy: {advice.note}" in text
+    assert "Budget here" not in text  # no search ranking to account for
 
 
 def test_no_budget_line_outside_a_window_or_without_a_search() -> None:

@@ -481,5 +481,10 @@ def test_no_search_without_time_for_its_first_world(monkeypatch: pytest.MonkeyPa
     assert bot.last is not None and bot.last.iterations == 0 and searched == []
     assert {s.action for s in bot.last.stats} <= set(view.legal_actions)
     advice = bot.advise(view)
-    assert advice.ranked[0].action == bot.base_action(view) and "no time left to search" in advice.summary
+    assert advice.ranked[0].action == bot.base_action(view)
+    # the heuristic's ranking, and the true reason: the time, not a lone candidate
+    assert advice.decided_by == "heuristic" and "too little of the decision's time" in advice.note
+    assert "600 ms" in advice.note
+    assert [r.action for r in advice.ranked] == bot._heuristic_ranking(view)
+    assert all(r.visits is None for r in advice.ranked)
     assert searched == []

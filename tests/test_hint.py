@@ -176,12 +176,15 @@ def test_free_start_hints_before_dr_factor_places() -> None:
     state = game.new_initial_state()
     game, view = hint.load_position("police07", state.to_json())
     assert view.seat == 1
-    # the search bot's simulator starts after set-up: the heuristic advises placements, and says so
-    assert hint.advising_bot(game, view, "ismcts") == "heuristic"
-    assert hint.advising_bot(game, view, "random") == "random"
+    # the search bot's simulator starts after set-up: it hands placements to the heuristic, and says so
+    advice = hint.advise(game, view, budget=QUICK)
+    heuristic = hint.advise(game, view, bot="heuristic")
+    assert advice.decided_by == "heuristic" and "free-start placement" in advice.note
+    assert [r.action for r in advice.ranked] == [r.action for r in heuristic.ranked]
+    assert {r.action for r in advice.ranked} == set(view.legal_actions)
     advisor = hint.describe_advisor(game, view, "ismcts", QUICK, 0)
-    assert advisor.startswith("Advisor: heuristic bot for this placement (ismcts searches only after set-up")
-    text = hint.format_advice(game, view, hint.advise(game, view, budget=QUICK), advisor)
+    text = hint.format_advice(game, view, advice, advisor)
+    assert f"Decided by the heuristic policy: {advice.note}" in text
     assert "Dr. Factor has not placed his piece yet." in text and re.search(r" 1\. +place ", text)
     assert "catch" not in text and "hidden among" not in text
 
@@ -489,7 +492,6 @@ def test_a_game_without_a_hint_module_gets_the_generic_hint() -> None:
     view = state.view(seat)
     assert hint.game_hint(game) is None
     assert hint.heat_weights(game, view) == {}
-    assert hint.advising_bot(game, view, "ismcts") == "ismcts"
     ranked = tuple(RankedAction(a, game.action_to_str(a), 1.0, "why not") for a in view.legal_actions)
     text = hint.format_advice(game, view, Advice(seat, ranked, {"note": 1}, "fine"), "Advisor: test")
     lines = text.splitlines()

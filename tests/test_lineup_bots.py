@@ -396,7 +396,7 @@ def test_arena_plays_lineup_seat_balanced_with_intervals() -> None:
     assert a is not None and b is not None and a.wins + b.wins + a.draws == 6
 
 
-def test_front_ends_default_to_the_heuristic_which_is_greedy(capsys: pytest.CaptureFixture[str]) -> None:
+def test_front_ends_play_the_heuristic_which_is_greedy_and_hint_with_the_planner(capsys: pytest.CaptureFixture[str]) -> None:
     from bots.cli import main
     from bots.lineup.players import GreedyBot
 
@@ -412,6 +412,6 @@ def test_front_ends_default_to_the_heuristic_which_is_greedy(capsys: pytest.Capt
     assert decided["type"] == "decision" and decided["bot"] == "heuristic"
     [started] = server.handle({"type": "new_game", "game": "lineup", "config": {"players": 2}, "seed": 1})
     [hint] = server.handle({"type": "hint", "game_id": started["game_id"], "seat": 0})
-    assert hint["type"] == "hint" and hint["bot"] == "heuristic"
+    assert hint["type"] == "hint" and hint["bot"] == "planner"  # LineUp's advisor
     assert main(["play", "lineup", "--players", "2", "--seed", "3"]) == 0
     assert "seat 1: seat 1 (heuristic bot)" in capsys.readouterr().out

@@ -264,7 +264,9 @@ def test_a_search_inside_the_server_is_capped_even_past_the_request_check() -> N
     server = _ready_server(limits=protocol.Limits(max_iterations=40))
     [reply] = server.handle(_hint_msg(budget=40))
     assert reply["type"] == "hint", reply
-    assert sum(r["visits"] for r in reply["advice"]["ranked"]) == 40
+    # 40 simulations over several moves are too few to rank by: the policy ranks, naming the count
+    advice = reply["advice"]
+    assert advice["decided_by"] == "heuristic" and "ran 40 simulations" in advice["note"], advice
     [reply] = server.handle(_hint_msg(budget=41))
     assert reply["error"] == "limit" and "40 iterations" in reply["message"], reply
 

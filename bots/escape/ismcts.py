@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import numpy as np
 
-from bots.base import Bot, Option
+from bots.base import Advice, Bot, Option
 from bots.escape.heuristic import _reach, _travel_target, ranked, score
 from bots.escape.planner import PlannerBot
 from bots.ismcts_bot import _BUDGET_OPTIONS
@@ -303,32 +303,51 @@ class EscapeISMCTSBot(PrunedISMCTSBot):
         kept = frozenset(a for a in roots if a not in self._ruled_out(view))
         return kept or roots
 
-    def _heuristic_ranking(self, view: View) -> list[Action]:
-        """The planner's ranking of ``view`` (its plan's step first), and the actions it rules out."""
+    def _heuristic_advice(self, view: View) -> Advice:
+        """The planner's advice on ``view`` (its plan's step first), and the actions it rules out."""
         cached = self._ranking
         if cached is not None and cached[0] is view:
             return cached[1]
-        rows = self._base.advise(view).ranked
-        self._ranking = (view, [r.action for r in rows])
-        self._out = frozenset(r.action for r in rows if r.score <= -STAKE)
-        return self._ranking[1]
+        advice = self._base.advise(view)
+        self._ranking = (view, advice)
+        self._out = frozenset(r.action for r in advice.ranked if r.score <= -STAKE)
+        return advice
 
     def _ruled_out(self, view: View) -> frozenset[Action]:
         """The actions the planner's ranking of ``view`` scores at -:data:`STAKE` or below."""
-        self._heuristic_ranking(view)
+        self._heuristic_advice(view)
         return self._out
 
     def unsearched_decision(self, legal: tuple[Action, ...]) -> bool:
         """Every decision but the Action and the Travel (module docstring, item 1)."""
         return not is_searched(legal)
 
+    def unsearched_note(self, view: View) -> str:
+        """A decision other than the Action and the Travel (module docstring, item 1)."""
+        return "ismcts searches only the Action and the Travel and leaves this decision to the planner"
+
+    def single_candidate_note(self, view: View) -> str:
+        """One candidate: the planner ruled out the others, or ``prune`` is 1."""
+        roots = super().candidates(view) or frozenset()
+        if len(roots & frozenset(view.legal_actions)) > 1:
+            return ("one candidate move: the planner rules out every other (each loses the whole "
+                    "score): nothing to search")
+        return super().single_candidate_note(view)
+
+    def pruned_reason(self, view: View, action: Action) -> str:
+        """Ruled out by the planner (:meth:`candidates`), or below its best ``prune``."""
+        if action in self._ruled_out(view):
+            return "not searched: the planner rules it out (it loses the whole score)"
+        return super().pruned_reason(view, action)
+
     def _heuristic(self) -> Bot:
         return self._base
 
     def belief(self, view: View) -> dict[str, Any]:
-        """The root's plan, for advice."""
+        """The root's plan, for advice (none unless the planner planned this very view)."""
         last = self._base.last_plan
-        if last is None:
+        cached = self._ranking
+        if last is None or cached is None or cached[0] is not view or not is_searched(view.legal_actions):
             return {}
         inst, plan = last
         return {"plan": [{"stop": name, "value": value} for name, value in inst.describe(plan)],

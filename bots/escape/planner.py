@@ -70,6 +70,8 @@ class PlannerBot(EscapeHeuristic):
         #: every plan this bot's solves returned, in order (their seconds and status: bench and report)
         self.solves: list[Plan] = []
         self._solved: OrderedDict[RouteProblem, Plan] = OrderedDict()
+        #: why the last planned decision fell back to the heuristic's ranking ("" when the plan ranked)
+        self.fallback = ""
 
     # --- solving -----------------------------------------------------------------------------------
     def solve(self, p: RouteProblem) -> Plan:
@@ -112,12 +114,14 @@ class PlannerBot(EscapeHeuristic):
         legal = self.check_view(view)
         data = view.to_json()
         task = _task_of(str(data["decision"]["prompt"]), view.seat)
+        self.fallback = ""
         if task not in _PLANNED:
             return super().scores(view)
         st = self.game.resample(view, self.rng) if task == "travel" else None
         inst, plan = self.plan_for(data, st)
         heuristic = ranked(score(self.game, data, legal, st))
         if plan.status not in ("optimal", "feasible") or not plan.stops:
+            self.fallback = f"the plan has no stop (CP-SAT: {plan.status})"
             return [(a, s, f"heuristic (plan {plan.status}, no stop): {why}") for a, s, why in heuristic]
         r = Reader(self.game, data, st)
         if task == "action":
@@ -153,6 +157,7 @@ class PlannerBot(EscapeHeuristic):
         leg = inst.first_leg(plan)
         chosen = _leg_action(r, inst, plan, leg, legal) if leg is not None else None
         if chosen is None:
+            self.fallback = "the plan's next Travel is not legal now"
             return [(a, s, f"heuristic (the plan's next Travel is not legal): {why}")
                     for a, s, why in heuristic]
         out: list[Scored] = [(chosen, plan.value / SCALE, f"plan: {_route_text(inst, plan)}")]
@@ -170,18 +175,30 @@ class PlannerBot(EscapeHeuristic):
         ranking of the others), with the plan in the belief. The solve's wall time is left out of the
         advice (the same view gives the same advice); ``last_plan[1].seconds`` holds it."""
         rows = self.scores(view)
-        if not self._planned(view):
+        planned = self._planned(view)
+        if not planned:
             rows = ranked(rows)
         game = self.game
         out = tuple(RankedAction(a, game.action_to_str(a), s, why) for a, s, why in rows)
         belief: dict[str, Any] = {}
         summary = f"planner: {out[0].text} ({out[0].reason})"
-        if self._planned(view) and self.last_plan is not None:
+        if not planned:
+            # the heuristic's own ranking and reasons (the planner is the heuristic off its route)
+            note = ("a decision other than the Action and the Travel: the planner plans only those two "
+                    "and leaves the others (gas cans, executive windows, the Avoid step, the Visit's "
+                    "choices, tiles, Extra Action discs) to the heuristic")
+            return Advice(view.seat, out, belief, f"heuristic: {out[0].text} ({out[0].reason})",
+                          decided_by="heuristic", note=note)
+        if self.last_plan is not None:
             inst, plan = self.last_plan
             belief = {"plan": [{"stop": name, "value": value} for name, value in inst.describe(plan)],
                       "status": plan.status, "value": plan.value / SCALE, "bound": plan.bound / SCALE,
                       "solver": plan.solver, "turns_today": inst.problem.today,
                       "turns_left": inst.problem.horizon}
+        if self.fallback:  # the plan gives no step: its rows are the heuristic's ranking
+            return Advice(view.seat, out, belief, f"heuristic: {out[0].text} ({out[0].reason})",
+                          decided_by="heuristic",
+                          note=f"{self.fallback}: the planner leaves the decision to the heuristic")
         return Advice(view.seat, out, belief, summary)
 
 

@@ -196,6 +196,12 @@ class GCBCISMCTSBot(PrunedISMCTSBot):
 
         return all(codec.FLIP <= a < codec.KEEP_CARD or codec.ARRANGE <= a < codec.KEEP_EQUIP for a in legal)
 
+    def unsearched_note(self, view: View) -> str:
+        """Concealment, left to the heuristic (module docstring)."""
+        return ("a concealment decision (which card to turn face up, how to lay cards out): ismcts "
+                "leaves these to the heuristic unsearched (what hiding is worth depends on what the "
+                "other seats infer, which a determinized search values poorly)")
+
     def _heuristic(self) -> Bot:
         return self._base
 

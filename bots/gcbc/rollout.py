@@ -58,6 +58,7 @@ Journal of Heuristics 3(3), 1997, pp. 245-262. J. Long, N. R. Sturtevant, M. Bur
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -338,10 +339,23 @@ class RolloutBot(Bot):
     def advise(self, view: View, budget: float | None = None) -> Advice:
         """Candidates ranked by their rollouts' mean win (the choice first), then the other actions.
 
-        ``budget`` is a number of rollouts; without it the bot's own budget applies.
+        ``budget`` is a number of rollouts; without it the bot's own budget applies. Where the bot
+        plays the heuristic's choice without comparing rollouts (a layout, a lone candidate, no
+        round finished in the time), the ranking is the heuristic's order and the advice says so
+        (``decided_by``, ``note``).
         """
         if budget is not None and (isinstance(budget, bool) or not 1 <= budget < math.inf):
             raise ConfigError(f"rollout bot: budget must be at least 1 rollout, not {budget!r}")
+        legal = self.check_view(view)
+        if len(legal) == 1:
+            text = self.game.action_to_str(legal[0])
+            only = RankedAction(legal[0], text, 1.0, "the only legal move: nothing to roll out")
+            return Advice(view.seat, (only,), {}, f"the only legal move: {text}")
+        if self._layout(legal):
+            base = HeuristicBot(self.game, self.seat, self.rng).advise(view)
+            note = ("how to lay one's cards out: hidden from every other seat, so rollouts have nothing "
+                    "to compare; the bot leaves it to the heuristic")
+            return dataclasses.replace(base, decided_by="heuristic", note=note)
         result = self.search(view, None if budget is None else min(int(budget), MAX_ROLLOUTS))
         scored, _ = score_view(self._gcbc(), view.to_json(), view.legal_actions)
         reasons = {a: why for a, _, why in scored}
@@ -361,7 +375,7 @@ class RolloutBot(Bot):
             else:
                 why = "no round of rollouts finished within the time budget; the heuristic's order"
             ranked.append(RankedAction(a, self.game.action_to_str(a), round(means[i], 4),
-                                       f"{why}; heuristic: {reasons[a]}", visits=n,
+                                       f"{why}; heuristic: {reasons[a]}", visits=n if n else None,
                                        value=round(means[i], 4) if n else None))
         rest = sorted((x for x in scored if x[0] not in result.candidates), key=lambda x: (-x[1], x[0]))
         ranked += [RankedAction(a, self.game.action_to_str(a), 0.0,
@@ -371,7 +385,24 @@ class RolloutBot(Bot):
         summary = (f"{result.rollouts} rollouts over {len(result.candidates)} candidates; best: {best.text}"
                    + ("" if result.action == result.base else
                       f" (the heuristic's {self.game.action_to_str(result.base)} rolled out worse)"))
-        return Advice(view.seat, tuple(ranked), {}, summary)
+        if n and budget is None and codec.PASS in legal:
+            share = self.settings["window_share"]
+            count, seconds = self.rollouts(view)
+            asked = (f"{count} of {self.settings['iterations']} rollouts" if count is not None else
+                     f"{seconds:g} of {self.settings['seconds']:g} s")
+            summary += f"; a window decision: {share:.0%} of the budget, {asked}"
+        if n:
+            return Advice(view.seat, tuple(ranked), {}, summary)
+        # no rollouts compared: the ranking is the heuristic's, by its score (the lower action on a tie)
+        score_of = {a: x for a, x, _ in scored}
+        ranked.sort(key=lambda r: (-score_of[r.action], r.action))
+        if len(result.candidates) == 1:
+            note = (f"one candidate move (the heuristic's best {self.settings['top']}): nothing to roll "
+                    "out, the bot plays the heuristic's choice")
+        else:
+            note = ("no round of rollouts finished within the decision's time: the bot plays the "
+                    "heuristic's choice")
+        return Advice(view.seat, tuple(ranked), {}, summary, decided_by="heuristic", note=note)
 
 
 register("gcbc", RolloutBot)

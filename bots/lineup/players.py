@@ -81,6 +81,8 @@ class _LineUpBot(Bot):
         self.pending: tuple[Trace | None, int, int] | None = None  # trace, age, load at the lineup
         self.target: int | None = None  # the loc the pawn heads for
         self.scene_no = {name: i for i, name in enumerate(game.board.scene_names)}
+        #: the last decision's reasons for actions other than the choice (advice; empty: none known)
+        self._others: dict[Action, str] = {}
 
     def restart(self, view: View) -> None:
         """Forget everything: a new game."""
@@ -215,6 +217,7 @@ class _LineUpBot(Bot):
     def ranked(self, view: View, commit: bool = True) -> list[RankedAction]:
         legal = self.check_view(view)
         data = view.to_json()
+        self._others = {}
         best, reason = self.decide(data, legal, commit)
         text = self.game.action_to_str
         turns = self.turns(data, legal) if not commit else {}
@@ -225,7 +228,7 @@ class _LineUpBot(Bot):
             if a in turns:
                 out.append(RankedAction(a, text(a), -turns[a], f"plan: {turns[a]:.2f} turns to win expected"))
             else:
-                out.append(RankedAction(a, text(a), -1e9, "not the bot's choice"))
+                out.append(RankedAction(a, text(a), -1e9, self._others.get(a, "not the bot's choice")))
         return out
 
     def turns(self, data: dict[str, Any], legal: tuple[Action, ...]) -> dict[Action, float]:
@@ -256,9 +259,12 @@ class _LineUpBot(Bot):
         stands = [tuple(str(c["features"][f]) for f in self.values) for c in data["lineup"]["stands"]]
         trace, age, load = self.pending if self.pending is not None else (None, 0, 1)
         if trace is None:
+            self._others = dict.fromkeys(legal, "no memory of this suspect: as likely as the guess")
             return legal[int(self.rng.integers(len(legal)))], "no memory of this suspect: a guess"
         s = self.level.retention(age, load)
         j, post = pick(s, trace.recall(s), stands, self.values, self.rng)
+        self._others = {codec.PICK + k: f"stand {k + 1}: posterior {p:.2f} by what I recall"
+                        for k, p in enumerate(post)}
         if commit:
             self.pending = None
         return codec.PICK + j, f"stand {j + 1} is the one I recall, posterior {post[j]:.2f}"

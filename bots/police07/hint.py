@@ -16,8 +16,9 @@ recorded games (:func:`solver.belief.location_filter.filtered_belief`)::
 ``covers`` says how much of where he may be now the piece keeps within one ride. Dr. Factor moves
 before the piece does again, so it measures closeness to the set, not a chance of capture.
 
-The generic advisor (:mod:`bots.hint`) calls :func:`role`, :func:`substitute`, :func:`extras` and
-:func:`weights`; everything here reads only the view it is given.
+The generic advisor (:mod:`bots.hint`) calls :func:`role`, :func:`extras` and :func:`weights`;
+everything here reads only the view it is given. A free-start placement needs no hook: the ``ismcts``
+bot's own advice there is the heuristic's ranking, with ``decided_by`` and a note saying why.
 """
 
 from __future__ import annotations
@@ -55,26 +56,6 @@ def role(game: Game, view: View) -> str:
     if _police(game) is None or not isinstance(own, str):
         return "player"
     return "Dr. Factor" if own == "factor" else "detective"
-
-
-def _placing(game: Game, view: View) -> bool:
-    """True at a free-start placement (every legal action places a piece)."""
-    if _police(game) is None:
-        return False
-    from solver.games.police07 import codec
-
-    return all(codec.PLACE_BASE < a < codec.PLACE_BASE + 256 for a in view.legal_actions)
-
-
-def substitute(game: Game, view: View, bot: str) -> tuple[str, str] | None:
-    """``(bot that answers, why)`` when ``bot`` does not advise on ``view`` itself, else None.
-
-    At a free-start placement asked of ``ismcts``: its simulator starts after set-up, so the
-    heuristic's placement score advises (as the ``nw2012`` bot does internally).
-    """
-    if bot == "ismcts" and _placing(game, view):
-        return "heuristic", f"for this placement ({bot} searches only after set-up"
-    return None
 
 
 # --- what the view tells about Dr. Factor -----------------------------------------------------------

@@ -6,7 +6,7 @@ what is searched: determinizations and playouts run on the Police 07 simulator
 (:mod:`solver.games.police07.sim`, compiled when built), with the game's own rewards (coalition
 reduction for the detectives), playout policy and tree keys by role, and the detectives' belief of
 where Dr. Factor is. Free-start placements, which the simulator does not search, are left to the
-``heuristic`` bot.
+``heuristic`` bot; the advice there is the heuristic's ranking, with ``decided_by`` and a note.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from bots.base import Advice, Bot, Option, on_the_clock
+from bots.base import Bot, Option, on_the_clock
 from bots.ismcts_bot import _BUDGET_OPTIONS, ISMCTSBot
 from bots.police07.heuristic import HeuristicBot
 from bots.registry import register
@@ -158,13 +158,16 @@ class Police07ISMCTSBot(ISMCTSBot):
             return self._placer().step(view)
         return super().step(view)
 
-    @on_the_clock
-    def advise(self, view: View, budget: float | None = None) -> Advice:
-        """The search's ranked actions; a free-start placement is ranked by the heuristic bot."""
-        self.check_view(view)
+    def left_to_policy(self, view: View) -> str | None:
+        """A free-start placement, left to the heuristic bot (the simulator starts after set-up)."""
         if self._placing(view):
-            return self._placer().advise(view, budget)
-        return super().advise(view, budget)
+            return ("a free-start placement: the ismcts simulator starts after set-up, so it leaves "
+                    "placements to the heuristic unsearched")
+        return None
+
+    def policy(self) -> Bot:
+        """The heuristic bot: it places the pieces at a free start."""
+        return self._placer()
 
     def determinizer(self, view: View) -> Determinizer:
         """The Police 07 simulator's determinizer for ``view`` (compiled when built)."""

@@ -54,7 +54,7 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 from bots.base import Advice, Bot, Option, RankedAction, on_the_clock
-from bots.ismcts_bot import ISMCTSBot
+from bots.ismcts_bot import ISMCTSBot, advice_iterations
 from bots.police07.heuristic import HeuristicBot
 from bots.registry import register
 from solver.belief.categories import (
@@ -357,23 +357,42 @@ class NW2012Bot(ISMCTSBot):
         kept = tuple(s for s in result.stats if s.action in allowed)
         return choose(kept or result.stats, self.params.final)
 
+    def left_to_policy(self, view: View) -> str | None:
+        """A free-start placement, left to the heuristic's placement score (outside NW2012)."""
+        if _is_setup(view.legal_actions):
+            return ("a free-start placement: NW2012's search starts after set-up, so the heuristic's "
+                    "placement score places the piece unsearched")
+        return None
+
+    def policy(self) -> Bot:
+        """The heuristic bot: it places the pieces at a free start."""
+        return self.placer
+
     @on_the_clock
     def advise(self, view: View, budget: float | None = None) -> Advice:
         """Root actions ranked by visits (filtered moves last, with the reason), and the belief.
 
-        ``budget`` is a number of iterations, as for the ``ismcts`` bot.
+        ``budget`` is a number of iterations, as for the ``ismcts`` bot. A free-start placement is
+        the heuristic's advice (``decided_by``); a move the filter leaves alone is ranked unsearched,
+        as :meth:`step` plays it.
         """
         legal = self.check_view(view)
-        if _is_setup(legal):
-            return self.placer.advise(view, budget)
+        allowed = self.allowed(view) if not _is_setup(legal) else legal
+        if len(allowed) == 1 < len(legal):
+            advice_iterations(self.name, budget)  # a bad budget is still an error
+            only = allowed[0]
+            text = self.game.action_to_str
+            ranked = (RankedAction(only, text(only), 1.0, "the only move the NW2012 move filter allows: "
+                                   "nothing to search"),
+                      *(RankedAction(a, text(a), 0.0, _filter_reason(a)) for a in legal if a != only))
+            return Advice(view.seat, ranked, self.belief(view), f"NW2012 MCTS, no search: {text(only)} is "
+                          "the only move its filter allows")
         base = super().advise(view, budget)
-        allowed = set(self.allowed(view))
+        if base.decided_by or not any(r.visits for r in base.ranked):
+            return base  # the heuristic's placement, or a lone legal move
         kept = [r for r in base.ranked if r.action in allowed]
         dropped = [dataclasses.replace(r, reason=_filter_reason(r.action)) for r in base.ranked
                    if r.action not in allowed]
-        seen = {r.action for r in base.ranked}
-        dropped += [RankedAction(a, self.game.action_to_str(a), 0.0, _filter_reason(a), visits=0)
-                    for a in legal if a not in seen and a not in allowed]
         if self.last is not None and kept:
             best_action = self._choice(self.last, tuple(allowed))
             kept.sort(key=lambda r: r.action != best_action)  # stable: the played move first

@@ -158,6 +158,13 @@ class PrecinctISMCTSBot(PrunedISMCTSBot):
         """A minor decision when minor decisions get no share of the budget."""
         return self.settings["window_share"] == 0.0 and not is_major(legal)
 
+    def unsearched_note(self, view: View) -> str:
+        """A minor decision, left to the heuristic because ``window_share`` is 0 (module docstring)."""
+        return ("a minor decision (anything but the car's move and the turn's action: help windows, card "
+                "plays, the turn's start, discards and the like): ismcts leaves these to the heuristic "
+                "unsearched (window_share 0: a search needs its worlds first, and there are three minor "
+                "decisions to a major one)")
+
     def _heuristic(self) -> Bot:
         return self._base
 

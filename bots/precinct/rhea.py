@@ -256,6 +256,8 @@ class PrecinctRHEABot(Bot):
         self.last: RHEAResult | None = None
         #: seconds the last timed decision's first world took to draw (0: none drawn yet)
         self.world_seconds = 0.0
+        #: why the last search evaluated no plan ("" when it did, or had a lone action)
+        self.unsearched_why = ""
 
     # --- pieces ------------------------------------------------------------------------------------
     def root_ranking(self, view: View) -> tuple[Action, ...]:
@@ -326,11 +328,16 @@ class PrecinctRHEABot(Bot):
             end = math.inf if seconds is None else seconds - reserve(seconds)
             limit = MAX_EVALUATIONS if count is None else count
             zeros: Genome = (0,) * length
+            self.unsearched_why = ""
             # a lone action, or too little time left to draw even one world (it cannot be stopped)
             if len(root) == 1 or end - clock.elapsed() <= self.world_seconds:
+                if len(root) > 1:
+                    self.unsearched_why = ("too little of the decision's time was left to draw a world "
+                                           f"(the last first world took {1000 * self.world_seconds:.0f} ms)")
                 return self._done(RHEAResult(root, (), (), root[0], root[0], 0, 0, clock.elapsed()))
             worlds = self.draw_worlds(view, rng, end)
             if not worlds:  # the first world was not drawn in the decision's time
+                self.unsearched_why = "the decision's time ran out before the first world was drawn"
                 return self._done(RHEAResult(root, (), (), root[0], root[0], 0, 0, clock.elapsed()))
             expired = None if seconds is None else self._deadline(clock, end)  # its steps start now
             horizon = self.settings["horizon"]
@@ -388,6 +395,8 @@ class PrecinctRHEABot(Bot):
                     break  # converged: nothing new to learn from this budget
                 population = children
             genomes = tuple(order)
+            if not genomes:
+                self.unsearched_why = "the decision's time ran out before the first plan was evaluated"
             rows = tuple(seen[g] for g in genomes)
             action = choose(root, genomes, rows, self.settings["margin"])
             return self._done(RHEAResult(root, genomes, rows, root[0], action, len(worlds), generations,
@@ -441,9 +450,17 @@ class PrecinctRHEABot(Bot):
             raise ConfigError(f"rhea bot: budget must be at least 1 evaluation, not {budget!r}")
         legal = self.check_view(view)
         base_advice = PrecinctHeuristic(self.game, self.seat, self.rng).advise(view)
+        if len(legal) == 1:
+            named = self.game.action_to_str(legal[0])
+            only = RankedAction(legal[0], named, 1.0, "the only legal move: nothing to plan")
+            return Advice(view.seat, (only,), base_advice.belief, f"the only legal move: {named}")
         if not is_major(legal):
+            note = ("a minor decision (anything but the car's move and the turn's action: help windows, "
+                    "card plays, discards and the like): rhea plans only those two and leaves the others "
+                    "to the heuristic")
             return Advice(view.seat, base_advice.ranked, base_advice.belief,
-                          f"a minor decision: the heuristic's ({base_advice.summary})")
+                          f"a minor decision: the heuristic's ({base_advice.summary})",
+                          decided_by="heuristic", note=note)
         result = self.search(view, None if budget is None else min(int(budget), MAX_EVALUATIONS))
         text = self.game.action_to_str
         reasons = {r.action: r.reason for r in base_advice.ranked}
@@ -464,6 +481,10 @@ class PrecinctRHEABot(Bot):
             ranked.sort(key=lambda r: r.action != result.action)
         summary = f"{len(result.genomes)} plans over {result.generations} generation(s) in {result.worlds} " \
                   f"world(s); the bot plays {text(result.action)}: {self._why(result)}"
+        if not result.genomes:  # nothing evaluated: the heuristic's choice and order stand
+            return Advice(view.seat, base_advice.ranked, base_advice.belief, summary, decided_by="heuristic",
+                          note=f"{self.unsearched_why or 'no plan was evaluated'}: the bot plays the "
+                               "heuristic's choice")
         return Advice(view.seat, tuple(ranked), base_advice.belief, summary)
 
     def _why(self, result: RHEAResult) -> str:
