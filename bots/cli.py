@@ -43,7 +43,7 @@ import json
 import os
 import secrets
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -55,6 +55,7 @@ from bots.cli_args import (
     EXIT_OK,
     EXIT_USAGE,
     UsageError,
+    WholeNumber,
     add_file_flag,
     add_opt_flag,
     add_variant_flags,
@@ -200,6 +201,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--png", metavar="PATH", help="also draw it as PNG (cairosvg, rsvg-convert or convert)")
     add_file_flag(p)
     sub["hint"] = p
+
+    sub["review"] = add_review_parser(commands)
 
     from bots.arena import cli as arena_cli  # the arena's flags and logic live in their own module
 
@@ -774,6 +777,123 @@ def cmd_web(args: argparse.Namespace, out: TextIO) -> int:
         content.close()
 
 
+# --- review -----------------------------------------------------------------------------------
+
+
+def plies_arg(text: str) -> tuple[int, int | None]:
+    """argparse type of ``review --plies``: ``A:B`` (plies A..B-1) or ``A:`` (A to the end)."""
+    start, sep, stop = text.partition(":")
+    try:
+        first, last = int(start), (int(stop) if stop.strip() else None)
+    except ValueError:
+        first, last = -1, None
+    if not sep or first < 0 or (last is not None and last <= first):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range A:B of plies with 0 <= A < B (or A:)")
+    return first, last
+
+
+def add_review_parser(commands: Any) -> argparse.ArgumentParser:
+    """The ``review`` command's parser (docs/review.md)."""
+    p: argparse.ArgumentParser = commands.add_parser(
+        "review",
+        help="review a whole game: each decision of a seat against the advisor's best move",
+        description="For every decision of the chosen seats, from that seat's view only: the move played, "
+        "the advisor's best move, the estimated win chance (Escape Plan: score) after each, the loss and "
+        "a mark (inaccuracy, mistake, blunder); per seat a summary. The game is the replay's. "
+        "See docs/review.md.",
+    )
+    p.add_argument("replay", help="a file written by 'copsolver play --replay'")
+    p.add_argument("--seat", type=int, action="append", metavar="N",
+                   help="review seat N (repeatable; default: every seat)")
+    p.add_argument("--bot", default=None, help="the advising bot (default: the game's advisor)")
+    thinking = p.add_mutually_exclusive_group()
+    thinking.add_argument("--seconds", type=positive_float, metavar="S",
+                          help="the advisor's search time per decision (the review then varies with the "
+                          "machine's speed)")
+    thinking.add_argument("--iterations", type=positive_int, metavar="N",
+                          help="the advisor's search iterations per decision (default: the game's review "
+                          "default, docs/review.md); the same replay, N and seed give the same review")
+    p.add_argument("--worlds", type=WholeNumber(2), metavar="N",
+                   help="worlds the evaluator draws per decision (default: the game's, docs/review.md)")
+    p.add_argument("--seed", type=count_arg, default=0, help="seed of the advisor and evaluator (default 0)")
+    p.add_argument("--plies", type=plies_arg, metavar="A:B", help="review only the decisions at plies A..B-1")
+    p.add_argument("--json", metavar="PATH", help="also write the review as JSON to PATH")
+    p.add_argument("--svg-dir", metavar="DIR",
+                   help="also draw each reviewed decision's hint as DIR/ply-P-seat-S.svg")
+    add_opt_flag(p, "the advising bot")
+    add_file_flag(p)
+    return p
+
+
+@contextlib.contextmanager
+def review_progress() -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on the terminal (rich, on stderr, cleared at the end) when stdout and stderr are
+    terminals; None otherwise, so a piped review prints nothing but its result."""
+    if not (_isatty(sys.stdout) and _isatty(sys.stderr)):
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
+        task = bar.add_task("review", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
+    """Review a replay (``copsolver review``): print a table per seat and its summary."""
+    import json
+
+    import bots
+    from bots.base import Advice
+    from bots.draw import drawing_module, hint_svg
+    from bots.review import DecisionReview, review_game, review_text
+    from solver.core import View
+    from solver.search.ismcts import Budget
+
+    replay = read_replay(Path(args.replay), files=file_paths(args.file))
+    game = replay.game
+    for seat in args.seat or []:  # checked here, as replay's --as-seat, to name the game's seats
+        if not 0 <= seat < game.num_players:
+            raise UsageError(f"--seat {seat}: seats are 0..{game.num_players - 1} in this {game.name} game")
+    available = bots.available(game.name)
+    if args.bot is not None and args.bot not in available:
+        raise UsageError(f"--bot {args.bot!r}: {game.name} has no such bot; choose {', '.join(available)}")
+    svg_dir = None if args.svg_dir is None else Path(args.svg_dir)
+    if svg_dir is not None:
+        if drawing_module(game.name) is None:
+            raise UsageError(f"--svg-dir: {game.name} has no drawing")
+        svg_dir.mkdir(parents=True, exist_ok=True)
+    bot = args.bot or bots.registry.advisor(game.name)
+    options = bot_options(game.name, [bot], args.opt)[bot]
+    budget = None
+    if args.iterations is not None or args.seconds is not None:
+        budget = Budget(iterations=args.iterations, seconds=args.seconds)
+
+    def draw(view: View, advice: Advice, decision: DecisionReview) -> None:
+        if svg_dir is not None:
+            svg = hint_svg(game, view, advice)
+            if svg is not None:
+                (svg_dir / f"ply-{decision.ply}-seat-{decision.seat}.svg").write_text(svg, encoding="utf-8")
+
+    with contextlib.ExitStack() as files:
+        # open the JSON first: a path that cannot be written fails before the review's work
+        record = None if args.json is None else files.enter_context(open(args.json, "w", encoding="utf-8"))
+        with review_progress() as progress:
+            review = review_game(game, replay.state.history, seats=args.seat, bot=args.bot, budget=budget,
+                                 seed=args.seed, worlds=args.worlds, options=options, progress=progress,
+                                 plies=args.plies, each=draw)
+        if record is not None:
+            record.write(json.dumps(review.to_json(), indent=1) + "\n")
+    out.write(review_text(review, make_printer(game, None).seat_name))
+    return EXIT_OK
+
+
 # --- main -------------------------------------------------------------------------------------
 
 
@@ -809,6 +929,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return arena_cli.cmd_arena(args, out)
     if args.command == "web":
         return cmd_web(args, out)
+    if args.command == "review":
+        return cmd_review(args, out)
     return cmd_hint(args, out)
 
 

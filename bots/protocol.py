@@ -10,13 +10,16 @@ and an optional ``"id"`` that every reply echoes. The full schema, with a real t
 * Stateful games, where the server keeps the referee's true state: ``new_game`` -> ``game_started``;
   ``apply`` (the table reports a move), ``chance`` (the server rolls), ``act`` (a seated bot moves),
   ``advance`` (chance and bots until a human must act) -> ``applied``; ``view``, ``events``,
-  ``hint`` for one seat (``"draw": true`` adds the picture, ``svg``); ``end_game`` -> ``ended``;
+  ``hint`` for one seat (``"draw": true`` adds the picture, ``svg``; the game's advisor unless a
+  ``bot`` is named, its advice resolved as ``copsolver hint`` resolves it); ``end_game`` -> ``ended``;
   ``tables`` lists the session's games.
 * Replays: ``load_replay`` (a replay file's text) -> ``game_started`` at its end; ``goto`` a step
   of it -> ``at``; ``save`` -> ``replay``, the referee's record (once the game is over, or when no
   human plays in it: the record holds hidden facts).
 * Stateless requests, where the table keeps the truth and sends one seat's view: ``decide`` ->
   ``decision``, ``hint_view`` -> ``hint``.
+* ``review`` of a table of the session or of a replay's text: ``review_progress`` lines while it
+  runs (sent at once through the transport: :meth:`SeatServer.handle`'s ``emit``), then ``review``.
 * ``bye`` -> ``bye``, and the session ends. ``stop`` -> ``stopping`` is read while a request runs
   and ends that request's searches early (the request then answers with what it has).
 
@@ -62,7 +65,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, Protocol, cast
@@ -75,6 +78,7 @@ import solver.games
 from bots import draw, replays
 from bots.base import Advice, Bot
 from bots.cli_args import UsageError
+from bots.hint import resolve as resolve_advice
 from solver.core import (
     JSON,
     Action,
@@ -94,6 +98,7 @@ from solver.core import (
 from solver.core.files import parse_json, read_text
 from solver.core.options import Option
 from solver.core.referee import draw_chance, outcome, play_out
+from solver.search.ismcts import Budget
 from solver.search.limits import SearchCaps, SearchScope, current_scope, search_scope
 
 PROTOCOL_VERSION: Final = 1
@@ -116,8 +121,11 @@ IDLE_TIMEOUT: Final = 300.0
 LINE_DEADLINE: Final = 10.0
 #: Lines a session reads ahead of the request it runs; past this the reader waits (back-pressure).
 READ_AHEAD: Final = 32
-#: The bot a hint or a stateless decision uses when the request names none.
+#: The bot a stateless decision uses when the request names none (and a hint, in a game that has
+#: no advisor: one given to the server by a test; a game's advisor is ``bots.registry.advisor``).
 DEFAULT_BOT: Final = "heuristic"
+#: Default of ``--max-review-seconds``: the most wall time one ``review`` request runs.
+MAX_REVIEW_SECONDS: Final = 300.0
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +145,7 @@ class ErrorKind(StrEnum):
     BAD_STATE = "bad_state"  # a view that no real game could show that seat (BadStateError)
     NOT_YOUR_TURN = "not_your_turn"  # act/hint/decide for a seat not deciding; act on a seat without a bot
     GAME_OVER = "game_over"  # a move or hint requested after the end
-    NOT_OVER = "not_over"  # save while the game goes on and a human plays in it (the record is secret)
+    NOT_OVER = "not_over"  # save or review while the game goes on and a human plays in it (secrets)
     LIMIT = "limit"  # a limit: games per session, clients, a budget over a cap, an idle or slow client
     INTERNAL = "internal"  # a fault of the server or a bot; details are in the server's log
 
@@ -157,8 +165,9 @@ def content_options() -> dict[str, dict[str, tuple[str, ...]]]:
 @dataclass(frozen=True)
 class Limits:
     """What one server allows: per search (iterations, seconds, tree nodes, whatever a request or a
-    bot option asks) and per TCP client (how many at once, how long idle, how long a line takes).
-    ``None`` turns a TCP timeout off."""
+    bot option asks), per ``review`` (its wall time; its work is counted against
+    ``max_iterations``), and per TCP client (how many at once, how long idle, how long a line
+    takes). ``None`` turns a TCP timeout off."""
 
     max_iterations: int = MAX_ITERATIONS
     max_seconds: float = MAX_SECONDS
@@ -166,16 +175,18 @@ class Limits:
     max_clients: int = MAX_CLIENTS
     idle_timeout: float | None = IDLE_TIMEOUT
     line_deadline: float | None = LINE_DEADLINE
+    max_review_seconds: float = MAX_REVIEW_SECONDS
 
     def __post_init__(self) -> None:
         _ = self.caps  # SearchCaps checks the three caps
         clients = self.max_clients
         if isinstance(clients, bool) or not isinstance(clients, int) or clients < 1:
             raise ConfigError(f"max_clients must be a whole number >= 1, not {self.max_clients!r}")
-        for name in ("idle_timeout", "line_deadline"):
+        for name in ("idle_timeout", "line_deadline", "max_review_seconds"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not (math.isfinite(value) and value > 0)):
+            if (value is None and name == "max_review_seconds") or (value is not None and (
+                    isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not (math.isfinite(value) and value > 0))):
                 raise ConfigError(f"{name} must be a number of seconds > 0, not {value!r}")
 
     @property
@@ -386,6 +397,9 @@ def public_events(events: list[Event], players: int) -> list[JSON]:
 
 
 GameFactory = Callable[..., Game]
+#: Where a running request's interim replies go at once (a transport's writer): they are written
+#: before the request's final replies, in order. Without one they lead the list :meth:`handle` returns.
+Emit = Callable[[list["Reply"]], None]
 
 
 def _registry_games() -> dict[str, GameFactory]:
@@ -472,7 +486,7 @@ def _str_field(msg: JSON, name: str) -> str:
     return value
 
 
-def _opt_field(msg: JSON, name: str, kind: type, what: str, default: Any) -> Any:
+def _opt_field(msg: JSON, name: str, kind: type | tuple[type, ...], what: str, default: Any) -> Any:
     """Field ``name`` when given (not null) and of ``kind`` (``what`` names it), else ``default``."""
     value = _get(msg, name, False)
     if value is _MISSING or value is None:
@@ -614,6 +628,8 @@ class SeatServer:
         #: the scope of the request being handled (another thread may cancel it), and its guard
         self._running: SearchScope | None = None
         self._guard = threading.Lock()
+        #: sends an interim reply of the request being handled (:meth:`_interim`)
+        self._send_interim: Callable[[Reply], None] | None = None
         self._handlers: dict[str, Callable[[JSON], list[Reply]]] = {
             "hello": self._hello,
             "new_game": self._new_game,
@@ -630,6 +646,7 @@ class SeatServer:
             "load_replay": self._load_replay,
             "goto": self._goto,
             "save": self._save,
+            "review": self._review,
             "tables": self._tables,
             "bye": self._bye,
             "stop": self._stop,
@@ -641,8 +658,9 @@ class SeatServer:
         return list(self._handlers)
 
     # --- entry points ---------------------------------------------------------------------------
-    def handle_line(self, line: str | bytes) -> list[Reply]:
-        """Answer one line of input; never raises. A blank line gets no reply."""
+    def handle_line(self, line: str | bytes, emit: Emit | None = None) -> list[Reply]:
+        """Answer one line of input; never raises. A blank line gets no reply. ``emit``: see
+        :meth:`handle`."""
         try:
             if len(line) > MAX_LINE:
                 return self.reject_overlong(len(line))
@@ -658,7 +676,7 @@ class SeatServer:
                 msg = parse_json(line, "line")
             except BadStateError as err:
                 return [error_reply(ErrorKind.BAD_JSON, str(err))]
-            return self.handle(msg)
+            return self.handle(msg, emit)
         except Exception:  # the promise is "never raises": a bug becomes an internal error
             log.exception("seat protocol: unexpected failure on a line")
             return [error_reply(ErrorKind.INTERNAL, "unexpected server failure; see the server log")]
@@ -667,11 +685,30 @@ class SeatServer:
         """The answer to a line of ``size`` bytes over :data:`MAX_LINE` (its id is never read)."""
         return [error_reply(ErrorKind.BAD_MESSAGE, f"line of {size} bytes is over the {MAX_LINE}-byte limit")]
 
-    def handle(self, msg: object) -> list[Reply]:
-        """Answer one decoded message; never raises. Every reply echoes the message's ``id``."""
+    def handle(self, msg: object, emit: Emit | None = None) -> list[Reply]:
+        """Answer one decoded message; never raises. Every reply echoes the message's ``id``.
+
+        A request that reports progress while it runs (``review``) hands each interim reply to
+        ``emit`` at once (the transport writes it); without ``emit`` the interim replies lead the
+        returned list. Either way they come before the request's final replies.
+        """
         scope = SearchScope(self.limits.caps, self.shutdown)
+        interim: list[Reply] = []
+
+        def send(reply: Reply) -> None:
+            out = _with_id(msg, [self.content.public(reply)])
+            if emit is None:
+                interim.extend(out)
+                return
+            try:
+                emit(out)
+            except Exception:  # a transport's fault: the client cannot be told, so the request ends
+                log.exception("seat protocol: an interim reply could not be sent")
+                scope.cancel()
+
         with self._guard:
             self._running = scope
+            self._send_interim = send
         try:
             with search_scope(scope):
                 replies = self._dispatch(msg)
@@ -684,10 +721,17 @@ class SeatServer:
         finally:
             with self._guard:
                 self._running = None
+                self._send_interim = None
         if scope.event.is_set() and replies:
             # a stop arrived while the request ran: its searches ended early
             replies[-1]["stopped"] = True
-        return _with_id(msg, [self.content.public(r) for r in replies])
+        return interim + _with_id(msg, [self.content.public(r) for r in replies])
+
+    def _interim(self, reply: Reply) -> None:
+        """Send ``reply`` now, ahead of the running request's final replies (its id added)."""
+        send = self._send_interim
+        if send is not None:
+            send(reply)
 
     def interrupt(self, msg: object) -> list[Reply]:
         """Answer a ``stop`` read while another request may be running (from the reader thread):
@@ -726,7 +770,8 @@ class SeatServer:
     def _hello(self, msg: JSON) -> list[Reply]:
         games: JSON = {}
         for name, factory in sorted(self.games.items()):
-            entry: JSON = {"bots": _available_bots(name), "draw": _has_drawing(name),
+            entry: JSON = {"bots": _available_bots(name), "advisor": _advisor(name),
+                           "policy": _policy(name), "draw": _has_drawing(name),
                            "options": _game_options(name), "bot_options": _bot_options(name)}
             try:
                 entry["default_config"] = factory().config()
@@ -749,6 +794,7 @@ class SeatServer:
         return {"max_line": MAX_LINE, "max_games": self.max_games,
                 "max_advance_steps": self.max_advance_steps, "max_iterations": lim.max_iterations,
                 "max_seconds": lim.max_seconds, "max_nodes": lim.max_nodes,
+                "max_review_seconds": lim.max_review_seconds,
                 # the transport's limits: none on stdin/stdout
                 "max_clients": lim.max_clients if self.tcp else None,
                 "idle_timeout": lim.idle_timeout if self.tcp else None,
@@ -916,7 +962,7 @@ class SeatServer:
     def _hint(self, msg: JSON) -> list[Reply]:
         table = self._table(msg)
         seat = self._seat(msg, table)
-        bot_name = _opt_str_field(msg, "bot", DEFAULT_BOT)
+        bot_name = _opt_str_field(msg, "bot", _advisor(table.game.name) or DEFAULT_BOT)
         options = _opt_obj_field(msg, "options")
         budget = self._checked_budget(msg)
         drawn = _opt_bool_field(msg, "draw")
@@ -926,10 +972,13 @@ class SeatServer:
         if decision.seat != seat:
             raise ProtocolError(ErrorKind.NOT_YOUR_TURN, f"seat {seat} is not to act: {decision.prompt}")
         view = table.state.view(seat)
-        bot = _make_bot(table.game, bot_name, seat, spawn(table.rng, 1)[0],
+        # the bot's generator and the seed of the policy that may rank for it (hint.resolve): both
+        # from the table's root, so a seeded table gives the same hints
+        rng, policy = spawn(table.rng, 2)
+        bot = _make_bot(table.game, bot_name, seat, rng,
                         self.content.bot_options(table.game, bot_name, options))
-        return [_hint_reply(bot, bot_name, view, budget, game_id=table.game_id,
-                            drawn=table.game if drawn else None)]
+        return [_hint_reply(bot, bot_name, view, budget, int(policy.integers(2**31)),
+                            game_id=table.game_id, drawn=table.game if drawn else None)]
 
     def _end_game(self, msg: JSON) -> list[Reply]:
         table = self._table(msg)
@@ -946,18 +995,8 @@ class SeatServer:
         if len(self.tables) >= self.max_games:
             raise ProtocolError(ErrorKind.LIMIT, f"this session already holds {len(self.tables)} games "
                                 f"(the limit); send end_game for one first")
-        files = self._replay_files(text)
-        try:
-            # the CLI's reader: every record re-applied with the rules' checks
-            replay = replays.parse_replay(text, "replay", None, files)
-        except CopsolverError as err:
-            raise ProtocolError(ErrorKind.BAD_STATE, str(err)) from None
-        except UsageError as err:  # record_config's fault with the files: the header's
-            raise ProtocolError(ErrorKind.BAD_STATE, f"replay: {err}") from None
+        replay = self._parse_replay(text)
         game = replay.game
-        if game.name not in self.games:
-            raise ProtocolError(ErrorKind.UNKNOWN_GAME, f"unknown game {game.name!r}; known: "
-                                f"{', '.join(sorted(self.games))}")
         if isinstance(seat_specs, dict):
             specs = _parse_seat_bots(seat_specs, game)
         else:  # the header's bots sit again; its humans (and bots this server lacks) are the table's
@@ -966,15 +1005,25 @@ class SeatServer:
                      if who in offered and 0 <= seat < game.num_players}
         for bot_name, options in specs.values():
             self._check_options(bot_name, options)
-        # Each action again, with the seat that made it: the record's seats were checked on reading.
-        line: list[tuple[Seat, Action]] = []
-        walk = game.new_initial_state()
-        for action in replay.state.history:
-            line.append((walk.current_player(), action))
-            walk.apply(action)
+        line = _line_of(game, replay.state.history)
         table = self._open_table(game, specs, replay.seed if seed is None else seed, replay.state, line)
         table.loaded = True
         return [{**self._started(table), "replay": {"steps": len(line)}}]
+
+    def _parse_replay(self, text: str) -> replays.Replay:
+        """A replay file's text read with the CLI's reader (every record re-applied with the rules'
+        checks; content by name only, no file opened); its faults are ``bad_state``."""
+        files = self._replay_files(text)
+        try:
+            replay = replays.parse_replay(text, "replay", None, files)
+        except CopsolverError as err:
+            raise ProtocolError(ErrorKind.BAD_STATE, str(err)) from None
+        except UsageError as err:  # record_config's fault with the files: the header's
+            raise ProtocolError(ErrorKind.BAD_STATE, f"replay: {err}") from None
+        if replay.game.name not in self.games:
+            raise ProtocolError(ErrorKind.UNKNOWN_GAME, f"unknown game {replay.game.name!r}; known: "
+                                f"{', '.join(sorted(self.games))}")
+        return replay
 
     def _replay_files(self, text: str) -> dict[str, str]:
         """The content a replay's header names, checked as ``new_game`` checks it: shipped or
@@ -1035,6 +1084,152 @@ class SeatServer:
                           "returns": None})
         return [{"type": "replay", "game_id": table.game_id, "text": out.getvalue()}]
 
+    # --- reviews ----------------------------------------------------------------------------------
+    def _review(self, msg: JSON) -> list[Reply]:
+        """A review of a table's line of actions or of a replay's text (:func:`bots.review.review_game`):
+        a ``review_progress`` reply after each reviewed decision, then the ``review``."""
+        fields = _review_fields(msg)
+        table: _Table | None = None
+        if fields.game_id is not None:
+            table = self._table(msg)
+            game, line = table.game, list(table.line)
+            humans = table.humans
+            if humans and not table.end_state().is_terminal():
+                # a review reads every reviewed seat's view and compares beliefs with the truth
+                raise ProtocolError(ErrorKind.NOT_OVER, (
+                    f"game {table.game_id} is not over and the table plays seat(s) "
+                    f"{', '.join(map(str, humans))}: a review shows what each seat saw and the hidden "
+                    "facts; review it at the end"))
+        else:
+            replay = self._parse_replay(cast(str, fields.replay))
+            game = replay.game
+            line = _line_of(game, replay.state.history)
+        seats = _review_seats(fields.seats, game)
+        bot_name = fields.bot
+        if bot_name is not None and bot_name not in _available_bots(game.name):
+            raise ProtocolError(ErrorKind.BAD_CONFIG, f"unknown bot {bot_name[:40]!r} for {game.name}; "
+                                f"available: {', '.join(_available_bots(game.name))}")
+        advisor = bot_name or _advisor(game.name) or DEFAULT_BOT
+        options = self._review_options(game, advisor, seats[0], fields.options)
+        actions = [action for _, action in line]
+        budget, worlds = self._review_work(game, advisor, fields, _decisions(game, actions, seats))
+        return [self._run_review(game, actions, fields, seats, bot_name, options, budget, worlds,
+                                 game_id=None if table is None else table.game_id)]
+
+    def _review_options(self, game: Game, bot_name: str, seat: Seat, options: JSON) -> JSON:
+        """The advising bot's options for a review, checked by building the bot for ``seat`` (a
+        fault is ``bad_config`` before any work), with the operator's defaults; the budget is the
+        review's."""
+        given = sorted(set(options) & {"iterations", "seconds"})
+        if given:
+            raise _bad(f"a review's budget is its 'iterations' or 'seconds' field, not options.{given[0]}")
+        # the operator's default budget gives way to the review's own
+        out = {k: v for k, v in self.content.bot_options(game, bot_name, options).items()
+               if k in options or k not in ("iterations", "seconds")}
+        _make_bot(game, bot_name, seat, make_rng(0), out)
+        return out
+
+    def _review_work(self, game: Game, bot_name: str, fields: _ReviewFields, decisions: int
+                     ) -> tuple[Budget | None, int | None]:
+        """The review's budget and worlds (None: the review's defaults), refused with a ``limit``
+        error when its work is over this server's limits: per decision the advisor's iterations and
+        two playouts a world, ``decisions`` times, against ``max_iterations``; the advisor's seconds,
+        ``decisions`` times, against ``max_review_seconds``."""
+        from bots.evaluate import MAX_WORLDS, MIN_WORLDS, reading
+
+        lim = self.limits
+        worlds = fields.worlds
+        if worlds is not None and worlds < MIN_WORLDS:
+            raise _bad(f"field 'worlds' must be at least {MIN_WORLDS} (a standard error needs two), "
+                       f"not {worlds}")
+        if worlds is not None and worlds > MAX_WORLDS:
+            raise ProtocolError(ErrorKind.LIMIT, f"worlds {worlds} is over the limit of {MAX_WORLDS}")
+        if fields.iterations is not None and fields.iterations > lim.max_iterations:
+            raise ProtocolError(ErrorKind.LIMIT, f"iterations {fields.iterations} is over this server's "
+                                f"limit of {lim.max_iterations} iterations a search (--max-iterations)")
+        if fields.seconds is not None and fields.seconds > lim.max_seconds:
+            raise ProtocolError(ErrorKind.LIMIT, f"seconds {fields.seconds:g} is over this server's limit "
+                                f"of {lim.max_seconds:g} seconds a search (--max-seconds)")
+        defaults = reading(game)
+        per_worlds = worlds if worlds is not None else defaults.worlds
+        if fields.seconds is not None:
+            per_iterations = 0
+            total = decisions * fields.seconds
+            if total > lim.max_review_seconds:
+                raise ProtocolError(ErrorKind.LIMIT, (
+                    f"a review of {decisions} decisions at {fields.seconds:g} s each is {total:g} s of "
+                    f"search, over this server's limit of {lim.max_review_seconds:g} s a review "
+                    "(--max-review-seconds); review fewer seats or give fewer seconds"))
+        elif fields.iterations is not None:
+            per_iterations = fields.iterations
+        else:
+            per_iterations = _default_iterations(game, bot_name, defaults.iterations)
+        work = decisions * (per_iterations + 2 * per_worlds)
+        if work > lim.max_iterations:
+            asked = "" if fields.iterations is not None or fields.seconds is not None else " (the defaults)"
+            raise ProtocolError(ErrorKind.LIMIT, (
+                f"a review of {decisions} decisions at {per_iterations} iterations and {per_worlds} worlds "
+                f"each{asked} is {work} simulations, over this server's limit of {lim.max_iterations} "
+                "(--max-iterations); review fewer seats, or give fewer iterations or worlds"))
+        try:
+            budget = (Budget(seconds=fields.seconds) if fields.seconds is not None
+                      else Budget(iterations=fields.iterations) if fields.iterations is not None else None)
+        except ConfigError as err:
+            raise ProtocolError(ErrorKind.BAD_CONFIG, str(err)) from None
+        return budget, worlds
+
+    def _run_review(self, game: Game, actions: list[Action], fields: _ReviewFields, seats: list[Seat],
+                    bot_name: str | None, options: JSON, budget: Budget | None, worlds: int | None,
+                    game_id: str | None) -> Reply:
+        """Run the review in this request's scope, a ``review_progress`` reply after each decision,
+        and cut it at ``max_review_seconds``; its reply."""
+        from bots import review as reviewing
+
+        scope = current_scope()
+        if scope is None:  # handle() always opens one; a review outside it would run unbounded
+            raise ProtocolError(ErrorKind.INTERNAL, "a review runs only inside a request")
+        timed_out = threading.Event()
+
+        def time_up() -> None:
+            timed_out.set()
+            scope.cancel()  # its searches end too, not only the loop over decisions
+
+        timer = threading.Timer(self.limits.max_review_seconds, time_up)
+        timer.daemon = True
+        last = [0]
+
+        def progress(done: int, total: int) -> None:
+            # at most one line a reviewed decision, whatever the review calls
+            if isinstance(done, int) and isinstance(total, int) and done > last[0]:
+                last[0] = done
+                self._interim({"type": "review_progress", "done": done, "total": total})
+
+        timer.start()
+        try:
+            result = reviewing.review_game(game, actions, seats=seats, bot=bot_name, budget=budget,
+                                           seed=fields.seed, worlds=worlds, options=options or None,
+                                           progress=progress, cancelled=scope.cancelled)
+            body = result.to_json()
+        except ProtocolError:
+            raise
+        except ConfigError as err:
+            raise ProtocolError(ErrorKind.BAD_CONFIG, str(err)) from None
+        except CopsolverError as err:
+            raise ProtocolError(ErrorKind.BAD_STATE, str(err)) from None
+        except Exception as err:
+            log.exception("seat protocol: the review failed")
+            raise ProtocolError(ErrorKind.INTERNAL,
+                                f"the review failed ({type(err).__name__}); see the server log") from None
+        finally:
+            timer.cancel()
+        reply: Reply = {"type": "review"}
+        if game_id is not None:
+            reply["game_id"] = game_id
+        reply["review"] = body
+        if timed_out.is_set():
+            reply["timed_out"] = True  # handle() adds "stopped": the review ended early
+        return reply
+
     def _tables(self, msg: JSON) -> list[Reply]:
         rows = []
         for table in self.tables.values():
@@ -1045,7 +1240,7 @@ class SeatServer:
 
     # --- stateless requests ---------------------------------------------------------------------
     def _decide(self, msg: JSON) -> list[Reply]:
-        game, view, bot_name, options, seed = self._stateless(msg)
+        game, view, bot_name, options, seed = self._stateless(msg, lambda game: DEFAULT_BOT)
         memory = _memory_field(msg)
         _check_view_decides(view)
         options = self.content.bot_options(game, bot_name, options)
@@ -1059,20 +1254,27 @@ class SeatServer:
                  "action": game.action_to_str(action), "memory": _call_bot(bot.export_memory, bot_name)}]
 
     def _hint_view(self, msg: JSON) -> list[Reply]:
-        game, view, bot_name, options, seed = self._stateless(msg)
+        game, view, bot_name, options, seed = self._stateless(
+            msg, lambda game: _advisor(game) or DEFAULT_BOT)
         memory = _memory_field(msg)
         budget = self._checked_budget(msg)
         drawn = _opt_bool_field(msg, "draw")
         _check_view_decides(view)
         options = self.content.bot_options(game, bot_name, options)
         bot = _make_bot(game, bot_name, view.seat, make_rng(seed), options)
-        return [_hint_reply(bot, bot_name, view, budget, memory=memory, drawn=game if drawn else None)]
+        # the policy that may rank for the bot is seeded as copsolver hint seeds it: with the seed
+        return [_hint_reply(bot, bot_name, view, budget, 0 if seed is None else seed, memory=memory,
+                            drawn=game if drawn else None)]
 
-    def _stateless(self, msg: JSON) -> tuple[Game, View, str, JSON, int | None]:
+    def _stateless(self, msg: JSON, default_bot: Callable[[str], str]
+                   ) -> tuple[Game, View, str, JSON, int | None]:
+        """The game, the checked view, the bot (``default_bot(game name)`` when the request names
+        none), its options and the seed of a stateless request."""
         name = _str_field(msg, "game")
         config_given = _get(msg, "config", False)
         view_json = _obj_field(msg, "view")
-        bot_name = _opt_str_field(msg, "bot", DEFAULT_BOT)
+        asked = _opt_field(msg, "bot", str, "a string", None)
+        bot_name = asked if asked is not None else default_bot(name)
         options = _opt_obj_field(msg, "options")
         seed = _opt_int_field(msg, "seed", 0)
         # Without a config the view's own is used: a view always carries the options it was made in.
@@ -1194,6 +1396,95 @@ def _short(msg: object) -> str:
     return repr(msg)[:200]
 
 
+def _decisions(game: Game, actions: Iterable[Action], seats: Sequence[Seat]) -> int:
+    """How many decisions of ``seats`` a review of ``actions`` weighs: those with a choice (a review
+    counts a single legal move without reviewing it)."""
+    count = 0
+    walk = game.new_initial_state()
+    for action in actions:
+        if walk.current_player() in seats and len(walk.legal_actions()) > 1:
+            count += 1
+        walk.apply(action)
+    return count
+
+
+def _line_of(game: Game, actions: Iterable[Action]) -> list[tuple[Seat, Action]]:
+    """Each action of a game from its start, with the seat that made it (-1: chance)."""
+    line: list[tuple[Seat, Action]] = []
+    walk = game.new_initial_state()
+    for action in actions:
+        line.append((walk.current_player(), action))
+        walk.apply(action)
+    return line
+
+
+@dataclass(frozen=True)
+class _ReviewFields:
+    """A ``review`` request's fields, their JSON types checked."""
+
+    game_id: str | None
+    replay: str | None
+    seats: list[int] | None
+    bot: str | None
+    options: JSON
+    iterations: int | None
+    seconds: float | None
+    worlds: int | None
+    seed: int
+
+
+def _review_fields(msg: JSON) -> _ReviewFields:
+    """The fields of a ``review`` request, each of the right JSON type (``bad_message`` otherwise)."""
+    game_id = _opt_field(msg, "game_id", str, "a string", None)
+    replay = _opt_field(msg, "replay", str, "a string", None)
+    if (game_id is None) == (replay is None):
+        raise _bad("'review' needs either 'game_id' (a game of this session) or 'replay' (a replay's "
+                   "text), not both")
+    raw = _get(msg, "seats", False)
+    seats: list[int] | None = None
+    if raw is not _MISSING and raw is not None:
+        if not isinstance(raw, list):
+            raise _bad(f"field 'seats' must be an array of seat numbers, not {_type_name(raw)}")
+        seats = [_int_value(f"seats[{i}]", value, 0) for i, value in enumerate(raw)]
+        if not seats:
+            raise _bad("field 'seats' must name at least one seat (omit it to review every seat)")
+        twice = next((seat for i, seat in enumerate(seats) if seat in seats[:i]), None)
+        if twice is not None:
+            raise _bad(f"field 'seats' lists seat {twice} twice")
+    iterations = _opt_int_field(msg, "iterations", 1)
+    seconds = _opt_field(msg, "seconds", (int, float), "a number of seconds", None)
+    if seconds is not None and (isinstance(seconds, bool) or not seconds > 0):
+        raise _bad(f"field 'seconds' must be a number of seconds > 0, not {seconds!r}")
+    if iterations is not None and seconds is not None:
+        raise _bad("a review's budget is 'iterations' or 'seconds', not both")
+    return _ReviewFields(
+        game_id=game_id, replay=replay, seats=seats, bot=_opt_field(msg, "bot", str, "a string", None),
+        options=_opt_obj_field(msg, "options"), iterations=iterations,
+        seconds=None if seconds is None else float(seconds), worlds=_opt_int_field(msg, "worlds", 1),
+        seed=_opt_int_field(msg, "seed", 0) or 0)
+
+
+def _review_seats(seats: list[int] | None, game: Game) -> list[Seat]:
+    """The seats a review covers: those asked, each a seat of ``game``, or every seat."""
+    if seats is None:
+        return list(range(game.num_players))
+    for seat in seats:
+        if seat >= game.num_players:
+            raise _bad(f"seat {seat} is not a seat of this game (0..{game.num_players - 1})")
+    return seats
+
+
+def _default_iterations(game: Game, bot_name: str, reading_iterations: int | None) -> int:
+    """The iterations a review's advisor searches a decision by default: the game's review reading's,
+    else the bot's own default (0 for a bot that does not search)."""
+    cls = bots.registry.bots_for(game.name).get(bot_name)
+    if cls is None or not {"iterations", "seconds"} <= set(cls.options):
+        return 0
+    if reading_iterations is not None:
+        return reading_iterations
+    return int(cls.options["iterations"].default)
+
+
 def _with_id(msg: object, replies: list[Reply]) -> list[Reply]:
     """``replies`` with the request's id, if it had one, right after the type (transcripts read well)."""
     if not (isinstance(msg, dict) and "id" in msg):
@@ -1207,6 +1498,24 @@ def _available_bots(game_name: str) -> dict[str, str]:
     except Exception:  # a game without bots still shows up, with none
         log.debug("no bots for %s", game_name, exc_info=True)
         return {}
+
+
+def _advisor(game_name: str) -> str | None:
+    """The game's advisor (``bots.registry.advisor``), or None for a game without a bot package."""
+    try:
+        return bots.registry.advisor(game_name)
+    except Exception:  # a game given to the server by a test has none
+        log.debug("no advisor for %s", game_name, exc_info=True)
+        return None
+
+
+def _policy(game_name: str) -> str | None:
+    """The game's policy (``bots.registry.policy``), or None for a game without a bot package."""
+    try:
+        return bots.registry.policy(game_name)
+    except Exception:
+        log.debug("no policy for %s", game_name, exc_info=True)
+        return None
 
 
 def _parse_seat_bots(specs: JSON, game: Game) -> dict[Seat, tuple[str, JSON]]:
@@ -1281,13 +1590,19 @@ def _checked_bot_action(bot: Bot, view: View, bot_name: str) -> Action:
     return action
 
 
-def _hint_reply(bot: Bot, bot_name: str, view: View, budget: int | float | None,
+def _hint_reply(bot: Bot, bot_name: str, view: View, budget: int | float | None, policy_seed: int,
                 game_id: str | None = None, memory: JSON | None = None, drawn: Game | None = None) -> Reply:
-    """The ``hint`` reply of ``bot`` on ``view``; with ``drawn`` (the game), its picture too."""
+    """The ``hint`` reply of ``bot`` on ``view``; with ``drawn`` (the game), its picture too.
+
+    The advice is :func:`bots.hint.resolve`'d, as ``copsolver hint`` resolves it: a search that ran
+    too few simulations to tell the moves apart gives way to its policy (the bot's own base, else
+    the game's, seeded with ``policy_seed``), and ``decided_by``/``note`` say so.
+    """
     _call_bot(bot.restart, bot_name, view)
     if memory is not None:
         _import_memory(bot, bot_name, memory, view)
     advice: Advice = _call_bot(bot.advise, bot_name, view, budget)
+    advice = _call_bot(resolve_advice, bot_name, view.game, view, advice, policy_seed, bot)
     reply: Reply = {"type": "hint"}
     if game_id is not None:
         reply["game_id"] = game_id
@@ -1412,15 +1727,19 @@ def _read_lines(stream: LineReader) -> Iterator[str | bytes | _Dropped]:
 def serve_lines(server: SeatServer, rfile: LineReader, wfile: LineWriter) -> None:
     """Run ``server`` over a pair of streams (text or binary) until EOF or ``bye``."""
     binary = not isinstance(wfile, io.TextIOBase)
-    for line in _read_lines(rfile):
-        if isinstance(line, _Dropped):
-            replies = server.reject_overlong(line.size)
-        else:
-            replies = server.handle_line(line)
+
+    def write(replies: list[Reply]) -> None:
         for reply in replies:
             text = encode_reply(reply) + "\n"
             wfile.write(text.encode("utf-8") if binary else text)
         wfile.flush()
+
+    for line in _read_lines(rfile):
+        if isinstance(line, _Dropped):
+            replies = server.reject_overlong(line.size)
+        else:
+            replies = server.handle_line(line, emit=write)
+        write(replies)
         if server.closed:
             return
 
@@ -1653,7 +1972,8 @@ class _Session:
                 if isinstance(item, _Dropped):
                     replies = self.server.reject_overlong(item.size)
                 else:
-                    replies = self.server.handle_line(cast(str | bytes, item))
+                    # interim replies (a review's progress) go out as they come, through send's lock
+                    replies = self.server.handle_line(cast(str | bytes, item), emit=self.send)
                 self.done_at = time.monotonic()
                 self.send(replies)
         finally:
@@ -1888,6 +2208,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"most seconds of one search (default {MAX_SECONDS:g})")
     parser.add_argument("--max-nodes", type=int, default=MAX_NODES, metavar="N",
                         help=f"most search-tree nodes of one search: its memory (default {MAX_NODES})")
+    parser.add_argument("--max-review-seconds", type=float, default=MAX_REVIEW_SECONDS, metavar="SECONDS",
+                        help=f"most seconds one review request runs; it then answers with the decisions "
+                             f"reviewed so far (default {MAX_REVIEW_SECONDS:g})")
     parser.add_argument("--board", action="append", default=[], metavar="NAME=PATH",
                         help="register a Police 07 board file under NAME (clients choose it by name)")
     parser.add_argument("--content", action="append", default=[], metavar="GAME.OPTION:NAME=PATH",
@@ -1900,7 +2223,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     try:
         limits = Limits(args.max_iterations, args.max_seconds, args.max_nodes, max(1, args.max_clients),
-                        args.idle_timeout, args.line_deadline)
+                        args.idle_timeout, args.line_deadline, args.max_review_seconds)
     except ConfigError as err:
         parser.error(str(err))
     try:

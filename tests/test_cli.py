@@ -656,6 +656,8 @@ COUNT_OPTIONS = [
     (["hint", "police07", "x.json"], "--seed"),
     (["hint", "police07", "x.json"], "--ply"),
     (["hint", "police07", "x.json"], "--iterations"),
+    (["review", "x.jsonl"], "--seed"),
+    (["review", "x.jsonl"], "--iterations"),
     (["arena"], "--games"),
     (["arena"], "--seed"),
     (["arena"], "--iterations"),

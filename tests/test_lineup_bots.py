@@ -396,7 +396,9 @@ def test_arena_plays_lineup_seat_balanced_with_intervals() -> None:
     assert a is not None and b is not None and a.wins + b.wins + a.draws == 6
 
 
-def test_front_ends_play_the_heuristic_which_is_greedy_and_hint_with_the_planner(capsys: pytest.CaptureFixture[str]) -> None:
+def test_front_ends_play_the_heuristic_which_is_greedy_and_hint_with_the_planner(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from bots.cli import main
     from bots.lineup.players import GreedyBot
 

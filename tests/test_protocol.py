@@ -245,7 +245,9 @@ def test_view_events_and_hint_for_one_seat(make_client: ClientFactory) -> None:
     game_id = start(client2, DETECTIVE_BOTS)
     client2.send({"type": "advance", "game_id": game_id})
     hint = client2.one({"type": "hint", "id": "h", "game_id": game_id, "seat": 0})
-    assert hint["type"] == "hint" and hint["seat"] == 0 and hint["bot"] == "heuristic"
+    # no bot named: the game's advisor, its advice resolved (decided_by and note say by whom)
+    assert hint["type"] == "hint" and hint["seat"] == 0 and hint["bot"] == "ismcts"
+    assert {"decided_by", "note"} <= set(hint["advice"])
     legal = client2.state(game_id).view(0).to_json()["legal_actions"]
     assert sorted(r["text"] for r in hint["advice"]["ranked"]) == sorted(legal)
     random_hint = client2.one({"type": "hint", "game_id": game_id, "seat": 0, "bot": "random"})
@@ -320,7 +322,10 @@ def test_decide_memory_carries_a_bot_from_one_request_to_the_next() -> None:
     heuristic = client.one({"type": "decide", "game": "police07", "view": view})["memory"]
     again = {"game": "police07", "view": view, "memory": heuristic}
     assert client.one({"type": "decide", **again})["type"] == "decision"
-    assert client.one({"type": "hint_view", **again})["type"] == "hint"
+    assert client.one({"type": "hint_view", **again, "bot": "heuristic"})["type"] == "hint"
+    # hint_view's default bot is the game's advisor, whose memory this is not
+    refused = client.error({"type": "hint_view", **again}, ErrorKind.BAD_STATE)
+    assert "memory.bot" in refused["message"]
     for bad in (dict(memory, state={"notes": 1}), dict(memory, bot="heuristic"), {}, dict(memory, rng=None)):
         client.error({"type": "decide", "game": "police07", "view": view, "bot": "random", "memory": bad},
                      ErrorKind.BAD_STATE)
@@ -581,10 +586,13 @@ def test_hint_for_a_detective_uses_only_his_view() -> None:
     client.send({"type": "advance", "game_id": game_id})
     table = client.server.tables[game_id]
     view = table.state.view(1)
+    # the advisor searches with a generator from the table's: the same one for both hints
+    table.rng = np.random.default_rng(5)
     hint_live = client.one({"type": "hint", "game_id": game_id, "seat": 1})
     # Swap in another state with the same detective view: a different hidden path.
     table.state = table.game.resample(view, np.random.default_rng(99))
     assert table.state.view(1) == view
+    table.rng = np.random.default_rng(5)
     hint_other = client.one({"type": "hint", "game_id": game_id, "seat": 1})
     assert hint_live["advice"]["ranked"] == hint_other["advice"]["ranked"]
     assert hint_live["advice"]["belief"] == hint_other["advice"]["belief"]
@@ -804,8 +812,9 @@ def _doc_session() -> list[str]:
     view = send({"type": "view", "id": 15, "game_id": "g1", "seat": 0})[0]["view"]
     send({"type": "decide", "id": 16, "game": "police07", "view": view, "seed": 1})
     send("this is not JSON")
-    send({"type": "end_game", "id": 17, "game_id": "g1"})
-    send({"type": "bye", "id": 18})
+    send({"type": "review", "id": 17, "game_id": "g1"})
+    send({"type": "end_game", "id": 18, "game_id": "g1"})
+    send({"type": "bye", "id": 19})
     lines: list[str] = []
     for request, replies in client.transcript:
         lines.append("> " + request)
@@ -1044,3 +1053,394 @@ def test_a_replay_on_registered_content_names_it_and_loads_back() -> None:
         assert row["config"]["board"] == "mine"
     finally:
         content.close()
+
+
+# --- hints: the game's advisor, resolved as copsolver hint resolves it ----------------------------
+def test_hint_defaults_to_the_advisor_and_resolves_like_copsolver_hint() -> None:
+    from bots.hint import advise
+    from solver.search.ismcts import Budget
+
+    client = Client()
+    welcome = client.one({"type": "hello"})
+    for name in welcome["games"]:
+        entry = welcome["games"][name]
+        assert entry["advisor"] == bots.registry.advisor(name)
+        assert entry["policy"] == bots.registry.policy(name)
+    assert "review" in welcome["messages"]
+    assert welcome["limits"]["max_review_seconds"] == protocol.MAX_REVIEW_SECONDS
+
+    game_id = start(client, DETECTIVE_BOTS)
+    client.send({"type": "advance", "game_id": game_id})
+    state = client.state(game_id)
+    view = state.view(0)
+    # a search of 5 simulations cannot tell the moves apart: the policy ranks them, and says so
+    few = client.one({"type": "hint", "game_id": game_id, "seat": 0, "budget": 5})
+    assert few["bot"] == "ismcts" and few["advice"]["decided_by"] == "heuristic"
+    assert "too few to tell the moves apart" in few["advice"]["note"]
+    policy = bots.make(state.game, "heuristic", seat=0, rng=0).advise(view)
+    assert [r["text"] for r in few["advice"]["ranked"]] == [r.text for r in policy.ranked]
+    # hint_view gives what copsolver hint gives for the same view, bot, budget and seed
+    for seed in (0, 3):
+        stateless = client.one({"type": "hint_view", "game": "police07", "view": view.to_json(), "seed": seed,
+                                "options": {"iterations": 5}})
+        assert stateless["bot"] == "ismcts"
+        cli = advise(state.game, view, None, Budget(iterations=5), seed=seed)
+        assert stateless["advice"] == json.loads(json.dumps(cli.to_json()))
+    # a search that backs its ranking keeps it
+    backed = client.one({"type": "hint_view", "game": "police07", "view": view.to_json(),
+                         "options": {"iterations": 400}})
+    assert backed["advice"]["decided_by"] == "" and backed["advice"]["note"] == ""
+    # decide keeps its own default
+    assert client.one({"type": "decide", "game": "police07", "view": view.to_json()})["bot"] == "heuristic"
+
+
+# --- reviews --------------------------------------------------------------------------------------
+class FakeReview:
+    """What the fake review returns: its decisions (plies) as JSON."""
+
+    def __init__(self, game: str, plies: list[int], stopped: bool) -> None:
+        self.game, self.plies, self.stopped = game, plies, stopped
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "decisions": [{"ply": ply} for ply in self.plies], "stopped": self.stopped}
+
+
+class FakeReviewer:
+    """Stands for ``bots.review.review_game``: one "decision" per ply of a chosen seat with a
+    choice, ``progress`` after each, ``cancelled`` read before each; ``after(k)`` runs after the
+    k-th; ``fault``, when set, is raised at the start."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+        self.after: Callable[[int], None] | None = None
+        self.fault: Exception | None = None
+
+    def __call__(self, game: Any, actions: Any, **kw: Any) -> FakeReview:
+        self.calls.append({"game": game, "actions": list(actions), **kw})
+        if self.fault is not None:
+            raise self.fault
+        seats = kw["seats"] if kw["seats"] is not None else range(game.num_players)
+        plies = _choice_plies(game, actions, seats)
+        done: list[int] = []
+        for ply in plies:
+            if kw["cancelled"]():
+                return FakeReview(game.name, done, True)
+            done.append(ply)
+            kw["progress"](len(done), len(plies))
+            if self.after is not None:
+                self.after(len(done))
+        return FakeReview(game.name, done, False)
+
+
+def _choice_plies(game: Any, actions: Any, seats: Any) -> list[int]:
+    """The plies where one of ``seats`` chose among two or more moves."""
+    state = game.new_initial_state()
+    plies = []
+    for ply, action in enumerate(actions):
+        if state.current_player() in seats and len(state.legal_actions()) > 1:
+            plies.append(ply)
+        state.apply(action)
+    return plies
+
+
+def _wait_for_cancel(seconds: float = 20.0) -> None:
+    """Block until the running request is cancelled (the fake's stand-in for a long review)."""
+    from solver.search.limits import current_scope
+
+    scope = current_scope()
+    assert scope is not None
+    scope.event.wait(seconds)
+    assert scope.cancelled(), "the review was never cancelled"
+
+
+@pytest.fixture
+def reviewer(monkeypatch: pytest.MonkeyPatch) -> FakeReviewer:
+    import bots.review
+
+    fake = FakeReviewer()
+    monkeypatch.setattr(bots.review, "review_game", fake)
+    return fake
+
+
+def test_review_streams_progress_then_the_review(make_client: ClientFactory, reviewer: FakeReviewer) -> None:
+    from solver.search.ismcts import Budget
+
+    client = make_client()
+    game_id, _ = _bots_only_game(client)
+    state = client.state(game_id)
+    plies = _choice_plies(state.game, state.history, [0])
+    replies = client.send({"type": "review", "id": "r", "game_id": game_id, "seats": [0], "iterations": 10,
+                           "worlds": 4, "seed": 7})
+    assert [r["type"] for r in replies] == ["review_progress"] * len(plies) + ["review"]
+    assert all(r["id"] == "r" for r in replies)
+    counts = [(k, len(plies)) for k in range(1, len(plies) + 1)]
+    assert [(r["done"], r["total"]) for r in replies[:-1]] == counts
+    assert all(set(r) == {"type", "id", "done", "total"} for r in replies[:-1])
+    final = replies[-1]
+    assert final["game_id"] == game_id and "stopped" not in final
+    assert final["review"] == {"game": "police07", "decisions": [{"ply": p} for p in plies], "stopped": False}
+    call = reviewer.calls[-1]
+    assert call["actions"] == state.history and call["seats"] == [0] and call["seed"] == 7
+    assert call["budget"] == Budget(iterations=10) and call["worlds"] == 4 and call["bot"] is None
+    # the same game from its replay's text: the same review, and no table is opened
+    text = client.one({"type": "save", "game_id": game_id})["text"]
+    again = client.send({"type": "review", "id": 2, "replay": text, "seats": [0], "iterations": 10,
+                         "worlds": 4, "seed": 7})
+    assert [r["type"] for r in again] == [r["type"] for r in replies]
+    assert "game_id" not in again[-1] and again[-1]["review"] == final["review"]
+    assert list(client.server.tables) == [game_id]
+    # every seat by default, a time budget, another bot and its options
+    client.send({"type": "review", "replay": text, "seconds": 0.01, "bot": "heuristic",
+                 "options": {"epsilon": 0.5}})
+    call = reviewer.calls[-1]
+    assert call["seats"] == [0, 1, 2, 3] and call["budget"] == Budget(seconds=0.01)
+    assert call["bot"] == "heuristic" and call["options"] == {"epsilon": 0.5}
+
+
+def test_a_stop_ends_a_review_with_the_decisions_reviewed(reviewer: FakeReviewer) -> None:
+    client = Client()
+    game_id, _ = _bots_only_game(client)
+    stopping: list[dict[str, Any]] = []
+
+    def stop_after_two(done: int) -> None:
+        if done == 2:  # what the session's reader thread does when a stop line arrives
+            stopping.extend(client.server.interrupt({"type": "stop", "id": "s"}))
+
+    reviewer.after = stop_after_two
+    replies = client.send({"type": "review", "id": "r", "game_id": game_id, "seats": [0], "iterations": 5,
+                           "worlds": 2})
+    assert stopping == [{"type": "stopping", "id": "s", "busy": True}]
+    assert [r["type"] for r in replies] == ["review_progress", "review_progress", "review"]
+    final = replies[-1]
+    assert final["stopped"] is True and final["id"] == "r" and len(final["review"]["decisions"]) == 2
+    assert final["review"]["stopped"] is True
+    # the session goes on, and the next review runs to its end
+    reviewer.after = None
+    assert "stopped" not in client.send({"type": "review", "game_id": game_id, "seats": [0],
+                                         "iterations": 5, "worlds": 2})[-1]
+
+
+def test_a_stop_ends_a_review_over_tcp(tcp: protocol.SeatTCPServer, reviewer: FakeReviewer) -> None:
+    from tests.protocol_client import Conn
+
+    reviewer.after = lambda done: _wait_for_cancel()
+    conn = Conn(tcp.port, timeout=30)
+    try:
+        conn.send({"type": "new_game", "game": "police07", "seed": 5, "bots": ALL_BOTS})
+        game_id = conn.until("game_started")["game_id"]
+        conn.send({"type": "advance", "game_id": game_id})
+        assert conn.until("advanced")["over"]
+        conn.send({"type": "review", "id": "r", "game_id": game_id, "seats": [1], "iterations": 5,
+                   "worlds": 2})
+        first = conn.recv()
+        assert first["type"] == "review_progress" and first["id"] == "r" and first["done"] == 1
+        conn.send({"type": "stop", "id": "s"})
+        assert conn.recv() == {"type": "stopping", "id": "s", "busy": True}
+        final = conn.recv()
+        assert final["type"] == "review" and final["id"] == "r" and final["stopped"] is True
+        assert len(final["review"]["decisions"]) == 1
+        conn.send({"type": "hello", "id": "after"})
+        assert conn.recv()["type"] == "welcome"
+    finally:
+        conn.close()
+
+
+def test_review_streams_through_serve_lines(reviewer: FakeReviewer) -> None:
+    import io
+
+    client = Client()
+    game_id, _ = _bots_only_game(client)
+    text = client.one({"type": "save", "game_id": game_id})["text"]
+    written: list[str] = []
+
+    class Recorder(io.StringIO):
+        def flush(self) -> None:  # each flush: what the client has by then
+            written.append(self.getvalue())
+
+    out = Recorder()
+    request = {"type": "review", "id": 1, "replay": text, "seats": [0], "iterations": 5, "worlds": 2}
+    serve_lines(SeatServer(), io.StringIO(json.dumps(request) + "\n"), out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r["type"] for r in lines[:-1]] == ["review_progress"] * (len(lines) - 1)
+    assert lines[-1]["type"] == "review"
+    # the first progress line was out before the review ended
+    assert json.loads(written[0].splitlines()[0])["type"] == "review_progress"
+    assert "\"review\"" not in written[0]
+
+
+def test_review_fields_are_checked_before_any_work(make_client: ClientFactory,
+                                                   reviewer: FakeReviewer) -> None:
+    client = make_client()
+    game_id, _ = _bots_only_game(client)
+    text = client.one({"type": "save", "game_id": game_id})["text"]
+    g = game_id
+    cases: list[tuple[dict[str, Any], ErrorKind]] = [
+        ({"type": "review"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "replay": text}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": 3}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "replay": ["x"]}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": "g99"}, ErrorKind.UNKNOWN_GAME_ID),
+        ({"type": "review", "game_id": g, "seats": 0}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seats": []}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seats": [0, 0]}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seats": [4]}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seats": [-1]}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seats": [True]}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seats": ["1"]}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "iterations": 0}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "iterations": 2.5}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seconds": 0}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seconds": "1"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seconds": True}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "iterations": 5, "seconds": 1}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "worlds": 1}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "worlds": "8"}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "seed": -1}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "bot": 3}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "bot": "grandmaster"}, ErrorKind.BAD_CONFIG),
+        ({"type": "review", "game_id": g, "options": [1]}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "options": {"iterations": 5}}, ErrorKind.BAD_MESSAGE),
+        ({"type": "review", "game_id": g, "options": {"depth": 5}}, ErrorKind.BAD_CONFIG),
+        ({"type": "review", "game_id": g, "bot": "heuristic", "options": {"epsilon": 7}},
+         ErrorKind.BAD_CONFIG),
+    ]
+    before = client.state(g).to_json()
+    for msg, kind in cases:
+        client.error(dict(msg, id="case"), kind)
+    assert reviewer.calls == []
+    assert client.state(g).to_json() == before and list(client.server.tables) == [g]
+
+
+def test_review_of_a_broken_replay_text_is_bad_state_and_opens_no_file(make_client: ClientFactory,
+                                                                         reviewer: FakeReviewer) -> None:
+    client = make_client()
+    game_id, _ = _bots_only_game(client)
+    text = client.one({"type": "save", "game_id": game_id})["text"]
+    lines = text.splitlines()
+    tampered = lines[:5] + [lines[5].replace('"ply": 4', '"ply": 7')] + lines[6:]
+    illegal = lines[:6] + [lines[6].replace('"action": "', '"action": "pass').replace("passtaxi", "pass")]
+    misnamed = text.replace('"type": "action"', '"type": "acton"', 1)
+    for broken in ("\n".join(tampered), "not a replay", "", "\n".join(lines[:-1]), "\n".join(illegal),
+                   lines[0] + "\n{\"type\": \"action\"", misnamed):
+        client.error({"type": "review", "replay": broken}, ErrorKind.BAD_STATE)
+    header = json.loads(lines[0])
+    chess = json.dumps({**header, "game": "chess"})
+    client.error({"type": "review", "replay": "\n".join([chess, *lines[1:]])}, ErrorKind.UNKNOWN_GAME)
+    messages = set()
+    for board in ("/etc/passwd", "../board.json", "nosuchname"):
+        forged = json.dumps({**header, "config": {**header["config"], "board": board}})
+        refused = client.error({"type": "review", "replay": "\n".join([forged, *lines[1:]])},
+                               ErrorKind.BAD_CONFIG)
+        messages.add(refused["message"])
+    assert len(messages) == 1
+    assert reviewer.calls == []
+
+
+def test_review_of_a_live_table_with_a_human_is_refused(make_client: ClientFactory,
+                                                        reviewer: FakeReviewer) -> None:
+    client = make_client()
+    game_id = start(client, DETECTIVE_BOTS)  # seat 0, Dr. Factor, is the table's
+    client.send({"type": "advance", "game_id": game_id})
+    legal = client.state(game_id).view(0).to_json()["legal_actions"]
+    client.one({"type": "apply", "game_id": game_id, "action": legal[0]})
+    client.send({"type": "advance", "game_id": game_id})
+    stop = client.state(game_id).view(0).to_json()["factor"]["stop"]
+    for seats in (None, [0], [1, 2]):
+        msg: dict[str, Any] = {"type": "review", "game_id": game_id}
+        if seats is not None:
+            msg["seats"] = seats
+        reply = client.error(msg, ErrorKind.NOT_OVER)
+        assert str(stop) not in reply["message"]
+    assert reviewer.calls == []
+    # a table of bots only may be reviewed before its end: nobody at it has secrets to lose
+    bots_only = start(client, ALL_BOTS, seed=2)
+    for _ in range(10):
+        client.one({"type": "act" if not client.state(bots_only).is_chance_node() else "chance",
+                    "game_id": bots_only, "seat": client.state(bots_only).current_player()})
+    early = client.send({"type": "review", "game_id": bots_only, "iterations": 5, "worlds": 2})
+    assert early[-1]["type"] == "review"
+    # and the human's game once it is over
+    while not client.state(game_id).is_terminal():
+        legal = client.one({"type": "view", "game_id": game_id, "seat": 0})["view"]["legal_actions"]
+        client.one({"type": "apply", "game_id": game_id, "action": legal[0]})
+        client.send({"type": "advance", "game_id": game_id})
+    assert client.send({"type": "review", "game_id": game_id, "seats": [0], "iterations": 5,
+                        "worlds": 2})[-1]["type"] == "review"
+
+
+def test_review_work_is_held_to_the_servers_limits(reviewer: FakeReviewer) -> None:
+    limits = protocol.Limits(max_iterations=1000, max_review_seconds=5.0)
+    client = Client(SeatServer(limits=limits))
+    game_id, _ = _bots_only_game(client)
+    state = client.state(game_id)
+    n = len(_choice_plies(state.game, state.history, [0]))
+    assert n * (50 + 2 * 4) > 1000 and n * 1.0 > 5.0  # the cases below are over the limits
+    g = {"type": "review", "game_id": game_id, "seats": [0]}
+    client.error({**g, "iterations": 1001}, ErrorKind.LIMIT)  # one search over --max-iterations
+    client.error({**g, "seconds": 31}, ErrorKind.LIMIT)  # one search over --max-seconds
+    client.error({**g, "worlds": 5000}, ErrorKind.LIMIT)
+    over = client.error({**g, "iterations": 50, "worlds": 4}, ErrorKind.LIMIT)
+    assert f"{n} decisions" in over["message"] and str(n * 58) in over["message"]
+    assert "--max-iterations" in over["message"]
+    timed = client.error({**g, "seconds": 1, "worlds": 2}, ErrorKind.LIMIT)
+    assert "--max-review-seconds" in timed["message"]
+    defaults = client.error(g, ErrorKind.LIMIT)  # police07: 1,000 iterations and 256 worlds a decision
+    assert "(the defaults)" in defaults["message"]
+    assert reviewer.calls == []
+    fits = client.send({**g, "iterations": 10, "worlds": 2})
+    assert fits[-1]["type"] == "review" and len(fits[-1]["review"]["decisions"]) == n
+
+
+def test_review_is_cut_at_max_review_seconds(reviewer: FakeReviewer) -> None:
+    client = Client(SeatServer(limits=protocol.Limits(max_review_seconds=0.2)))
+    game_id, _ = _bots_only_game(client)
+    reviewer.after = lambda done: _wait_for_cancel()
+    replies = client.send({"type": "review", "game_id": game_id, "seats": [0], "iterations": 5, "worlds": 2})
+    final = replies[-1]
+    assert [r["type"] for r in replies] == ["review_progress", "review"]
+    assert final["stopped"] is True and final["timed_out"] is True
+    assert len(final["review"]["decisions"]) == 1
+
+
+def test_review_faults_are_typed_and_change_nothing(reviewer: FakeReviewer) -> None:
+    from solver.core import BadStateError, ConfigError
+
+    client = Client()
+    game_id, _ = _bots_only_game(client)
+    before = client.state(game_id).to_json()
+    msg = {"type": "review", "game_id": game_id, "seats": [0], "iterations": 5, "worlds": 2}
+    for fault, kind in ((ConfigError("review: no"), ErrorKind.BAD_CONFIG),
+                        (BadStateError("review: bad"), ErrorKind.BAD_STATE),
+                        (RuntimeError("secret 42"), ErrorKind.INTERNAL)):
+        reviewer.fault = fault
+        reply = client.error(msg, kind)
+        assert "secret" not in reply["message"]
+    assert client.state(game_id).to_json() == before
+
+
+def test_review_end_to_end_on_a_short_police07_game() -> None:
+    """The real review (bots/review.py) over the protocol, with a tiny budget."""
+    client = Client()
+    game_id, _ = _bots_only_game(client)
+    text = client.one({"type": "save", "game_id": game_id})["text"]
+    state = client.state(game_id)
+    msg = {"type": "review", "id": "e2e", "replay": text, "seats": [0, 1], "iterations": 20, "worlds": 4,
+           "seed": 3}
+    replies = client.send(msg)
+    final = replies[-1]
+    assert final["type"] == "review" and final["id"] == "e2e" and "stopped" not in final, final
+    review = final["review"]
+    plies = _choice_plies(state.game, state.history, [0, 1])
+    assert [r["done"] for r in replies[:-1]] == list(range(1, len(plies) + 1))
+    assert {r["total"] for r in replies[:-1]} == {len(plies)}
+    assert [d["ply"] for d in review["decisions"]] == plies
+    assert review["game"] == "police07" and review["stopped"] is False
+    assert review["settings"]["budget"] == {"iterations": 20} and review["settings"]["worlds"] == 4
+    assert [s["seat"] for s in review["summaries"]] == [0, 1]
+    # a detective's decisions carry the belief gap once Dr. Factor is out of sight
+    assert any(d["gap"] is not None for d in review["decisions"] if d["seat"] == 1)
+    assert all(d["gap"] is None for d in review["decisions"] if d["seat"] == 0)
+    # reproducible: the same request gives the same review, from the table too
+    assert client.send(msg)[-1]["review"] == review
+    table = client.send({**msg, "replay": None, "game_id": game_id})[-1]
+    assert table["review"] == review

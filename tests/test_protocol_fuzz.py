@@ -1,5 +1,5 @@
 """Fuzzing the seat protocol's requests, the web page's own (draw, load_replay, goto, save, tables)
-among them.
+and reviews among them.
 
 Each case takes a session with two running games (a human seat in one, a finished bot game in the
 other) and a corpus of good requests, breaks one request with a seeded mutation (a field dropped,
@@ -8,7 +8,9 @@ comes back must be a list of replies that encode as JSON; an error must name a k
 :class:`~bots.protocol.ErrorKind` other than ``internal`` (the server's own fault) in one line
 without a traceback; and an error must leave every
 table as it was (its history), since "no failure changes anything". A request that still reads as
-a good one may change the games; the next case starts from a fresh session.
+a good one may change the games; the next case starts from a fresh session. The session's server
+allows 200 iterations of work, so that a mutated review that would run long (every seat, the default
+budget) is refused as over the limit rather than run.
 
 The default run tries 80 mutations in some 15 seconds; ``-m slow`` runs 1,500 more (some 90 seconds).
 """
@@ -16,12 +18,13 @@ The default run tries 80 mutations in some 15 seconds; ``-m slow`` runs 1,500 mo
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 import numpy as np
 import pytest
 
-from bots.protocol import ErrorKind, SeatServer, encode_reply
+from bots.protocol import ErrorKind, Limits, SeatServer, encode_reply
 
 #: Odd values a mutation puts in place of one JSON value.
 ODD_VALUES: list[Any] = [
@@ -30,12 +33,14 @@ ODD_VALUES: list[Any] = [
     {"type": "header"}, [1, 2, 3], ["a"], {"": None}, {"0": "heuristic"}, {"1": {"name": "random"}},
 ]
 KINDS = {kind.value for kind in ErrorKind}
+#: The fuzzed server's limits: a review of one seat with a tiny budget fits, a long one does not.
+LIMITS = Limits(max_iterations=200)
 
 
 def session() -> tuple[SeatServer, str]:
     """A session with g1 (Police 07, Dr. Factor's seat played by the table, bots elsewhere, waiting
     on the table) and g2 (a finished bot game), and the text of g2's replay."""
-    server = SeatServer()
+    server = SeatServer(limits=LIMITS)
     bots = {"1": "random", "2": "random", "3": "random"}
     replies = server.handle_line(json.dumps({"type": "new_game", "game": "police07", "seed": 3,
                                              "bots": bots}))
@@ -52,6 +57,19 @@ def session() -> tuple[SeatServer, str]:
     if saved["type"] != "replay":
         raise RuntimeError(saved)
     return server, str(saved["text"])
+
+
+@cache
+def police_replay() -> str:
+    """The replay text of a finished Police 07 game of random bots (reviews of it are quick)."""
+    server = SeatServer()
+    everyone = {str(seat): "random" for seat in range(4)}
+    server.handle_line(json.dumps({"type": "new_game", "game": "police07", "seed": 4, "bots": everyone}))
+    server.handle_line(json.dumps({"type": "advance", "game_id": "g1"}))
+    saved = server.handle_line(json.dumps({"type": "save", "game_id": "g1"}))[0]
+    if saved["type"] != "replay":
+        raise RuntimeError(saved)
+    return str(saved["text"])
 
 
 def corpus(replay: str) -> list[dict[str, Any]]:
@@ -75,6 +93,9 @@ def corpus(replay: str) -> list[dict[str, Any]]:
         {"type": "new_game", "game": "lineup", "config": {"players": 3}, "seed": 2, "bots": {"1": "random"}},
         {"type": "end_game", "game_id": "g2"},
         {"type": "stop"},
+        {"type": "review", "replay": police_replay(), "seats": [0], "iterations": 2, "worlds": 2, "seed": 1},
+        {"type": "review", "game_id": "g1", "seats": [1], "iterations": 2, "worlds": 2},
+        {"type": "review", "replay": police_replay(), "seats": [2], "bot": "random", "worlds": 2},
     ]
 
 
@@ -94,7 +115,8 @@ def mutate(msg: dict[str, Any], rng: np.random.Generator) -> str:
     elif way in (1, 2) and keys:
         out[keys[int(rng.integers(len(keys)))]] = ODD_VALUES[int(rng.integers(len(ODD_VALUES)))]
     elif way == 3:
-        out[str(rng.choice(["seat", "step", "draw", "replay", "bots", "budget", "game_id", "zz"]))] = \
+        out[str(rng.choice(["seat", "step", "draw", "replay", "bots", "budget", "game_id", "seats",
+                            "iterations", "seconds", "worlds", "zz"]))] = \
             ODD_VALUES[int(rng.integers(len(ODD_VALUES)))]
     elif way == 4 and isinstance(out.get("replay"), str):
         lines = out["replay"].split("\n")

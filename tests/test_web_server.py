@@ -327,6 +327,35 @@ def test_a_disconnect_cancels_the_running_request(web: tuple[WebApp, TestClient]
     assert session.connection is None  # detached, waiting for a reload
 
 
+def test_a_review_streams_its_progress_and_stops_over_the_websocket(web: tuple[WebApp, TestClient],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Interim replies go out while the request runs (the worker thread sends them through the event
+    loop), before its final reply, and a stop ends the review with what it has."""
+    import bots.review
+    from tests.test_protocol import ALL_BOTS, FakeReviewer, _wait_for_cancel
+
+    reviewer = FakeReviewer()
+    reviewer.after = lambda done: _wait_for_cancel() if done == 2 else None
+    monkeypatch.setattr(bots.review, "review_game", reviewer)
+    app, http = web
+    client = WSClient(app, http)
+    game_id = client.one({"type": "new_game", "game": "police07", "seed": 5, "bots": ALL_BOTS})["game_id"]
+    assert client.send({"type": "advance", "game_id": game_id})[-1]["over"]
+    client.ws.send_text(json.dumps({"type": "review", "id": "r", "game_id": game_id, "seats": [0],
+                                    "iterations": 5, "worlds": 2}))
+    first, second = client.ws.receive_json(), client.ws.receive_json()
+    assert [(r["type"], r["id"], r["done"]) for r in (first, second)] == [("review_progress", "r", 1),
+                                                                          ("review_progress", "r", 2)]
+    assert client.server.busy  # the review still runs: the lines came while it did
+    client.ws.send_text(json.dumps({"type": "stop", "id": "s"}))
+    assert client.ws.receive_json() == {"type": "stopping", "id": "s", "busy": True}
+    final = client.ws.receive_json()
+    assert final["type"] == "review" and final["id"] == "r" and final["stopped"] is True
+    assert len(final["review"]["decisions"]) == 2
+    assert client.one({"type": "hello"})["type"] == "welcome"
+    client.close()
+
+
 def _takes_no_advice(name: str) -> bool:
     module = bots.draw.drawing_module(name)
     if module is None:

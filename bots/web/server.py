@@ -18,13 +18,15 @@ What the web adds:
   rebinding).
 * **Stop and disconnect.** A request runs in a worker thread while the connection keeps reading: a
   ``stop`` interrupts it (``SeatServer.interrupt``) and is answered at once, before the stopped
-  request's reply, as on TCP; a disconnect cancels it. Replies go out in request order.
+  request's reply, as on TCP; a disconnect cancels it. Replies go out in request order; a running
+  request's interim replies (a review's progress) go out as it sends them, before its final ones.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import mimetypes
 import secrets
@@ -32,6 +34,8 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import CancelledError as FutureCancelled
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -80,6 +84,9 @@ CLOSE_TAKEN_OVER: Final = 4000
 #: uvicorn drops larger messages itself (close 1009); up to this size they get the protocol's own
 #: ``max_line`` error and the session goes on.
 WS_MAX_SIZE: Final = 4 * MAX_LINE
+#: Seconds a running request waits for its interim reply to be sent; a client that takes longer is
+#: treated as gone (its request is cancelled), as a TCP client that does not read is dropped.
+SEND_WAIT: Final = 30.0
 
 # Module scripts must be served as JavaScript, whatever the machine's mime.types says.
 for _type, _ext in (("text/javascript", ".js"), ("text/javascript", ".mjs"), ("text/css", ".css"),
@@ -173,6 +180,8 @@ class Connection:
         self.send_lock = asyncio.Lock()
         #: set once the client is gone or the session was taken over: nothing more runs or is sent
         self.gone = threading.Event()
+        #: the event loop that serves the socket (set by :meth:`serve`): worker threads send through it
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     async def send(self, replies: list[Reply]) -> None:
         """Send replies in order, one message each; a failed send means the client is gone."""
@@ -192,8 +201,26 @@ class Connection:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await self.ws.close(code, reason)
 
+    async def _send_locked(self, replies: list[Reply]) -> None:
+        async with self.send_lock:
+            await self.send(replies)
+
+    def _emit(self, session: WebSession, replies: list[Reply]) -> None:
+        """Send a running request's interim replies from its worker thread, and wait until they are
+        out, so that they precede its final replies (those are sent once the worker returns)."""
+        loop = self.loop
+        if loop is None or self.gone.is_set():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._send_locked(replies), loop).result(SEND_WAIT)
+        except (FutureTimeout, FutureCancelled, RuntimeError):  # slow, or the loop is closing
+            log.debug("an interim reply was not sent", exc_info=True)
+            self.gone.set()
+            session.server.cancel()
+
     async def serve(self, session: WebSession) -> None:
         """Read until the client goes; answer each request in order in a worker thread."""
+        self.loop = asyncio.get_running_loop()
         requests: asyncio.Queue[str | bytes | int] = asyncio.Queue(READ_AHEAD)
         worker = asyncio.create_task(self._answer(session, requests))
         try:
@@ -248,7 +275,7 @@ class Connection:
                 return []
             if isinstance(item, int):
                 return session.server.reject_overlong(item)
-            return session.server.handle_line(item)
+            return session.server.handle_line(item, emit=functools.partial(self._emit, session))
 
 
 class _SecurityHeaders:
