@@ -18,8 +18,9 @@ the number of worlds.
 This is Monte Carlo rollout evaluation: Tesauro & Galperin (1996) rated a backgammon move by the
 mean outcome of many playouts of a base policy after it, and Bertsekas, Tsitsiklis & Wu (1997)
 showed that the move with the best rollout value of a base policy is never worse than the base
-policy's own. Nothing here reads a hidden fact: the worlds come from the view, the seeds from the
-caller.
+policy's own. Nothing here reads a hidden fact: the worlds come from the view (and the seat's own
+belief where its view does not hold all it saw, as a LineUp seat's memory of a studied card), the
+seeds from the caller.
 
 References: G. Tesauro and G. R. Galperin, "On-line Policy Improvement using Monte-Carlo Search",
 NIPS 9, 1996, pp. 1068-1074. D. P. Bertsekas, J. N. Tsitsiklis and C. Wu, "Rollout Algorithms for
@@ -41,7 +42,7 @@ from bots.registry import bots_for, make
 from solver import games
 from solver.core import Action, BadStateError, ConfigError, Game, Seat, View, stable_hash
 from solver.core.rng import SplitMix64
-from solver.search.sim import Determinizer, Sim
+from solver.search.sim import Determinizer, ResampleDeterminizer, Sim
 
 #: The search bot whose determinizer and playouts the evaluator uses (every game has one).
 EVALUATOR_BOT: Final = "ismcts"
@@ -78,7 +79,8 @@ def escape_score(sim: Sim, seat: Seat) -> float:
 class Reading:
     """What a game's review measures and how: its unit, what a playout's end is worth, the evaluator
     bot's options and the review's defaults (evaluator worlds; advisor iterations, None for the
-    advising bot's own default)."""
+    advising bot's own default; ``advisor``: options of the advising bot where it takes them, under
+    the review's own ``options``)."""
 
     unit: str  # "win chance" or "score"
     #: read at a playout's end; only ``returns()`` is safe after a sim's compiled ``rollout``
@@ -86,6 +88,7 @@ class Reading:
     options: Mapping[str, Any] = field(default_factory=dict)
     worlds: int = 32
     iterations: int | None = None
+    advisor: Mapping[str, Any] = field(default_factory=dict)
 
 
 #: The games' readings (a game's review module may give its own as ``READING``). The worlds and
@@ -95,8 +98,9 @@ READINGS: Final[Mapping[str, Reading]] = {
     "police07": Reading("win chance", options={"coalition_r": 0.0}, worlds=256),
     # a heuristic playout costs ~25-45 ms; 1,000 iterations of the advisor ~10-30 s a decision
     "gcbc": Reading("win chance", worlds=16, iterations=200),
-    # uniform playouts over the Python rules, ~30 ms each
-    "lineup": Reading("win chance", worlds=64),
+    # uniform playouts over the Python rules, ~30 ms each; the advisor remembers the cards the seat
+    # studied perfectly: a review reads what the seat saw (bots/lineup/review.py)
+    "lineup": Reading("win chance", worlds=64, advisor={"memory": "perfect"}),
     # suspicion 0: a dirty cop's value is his win chance, not what his search trades it against; the
     # learnt value at the horizon varies little between worlds, and a world can take seconds to
     # draw late in a game (the resampler's stack looks)
@@ -162,8 +166,13 @@ def check_worlds(worlds: Any) -> int:
     return int(worlds)
 
 
-def determinizer(game: Game, view: View, worlds: int, options: Mapping[str, Any], seed: int) -> Determinizer:
+def determinizer(game: Game, view: View, worlds: int, options: Mapping[str, Any], seed: int,
+                 belief: Any | None = None) -> Determinizer:
     """The determinizer of the game's search bot for ``view`` (seeded with ``seed``).
+
+    ``belief`` (None: none) is the seat's belief about what its view does not hold, in the form of
+    the game's resampler (LineUp: the cards the seat studied, docs/lineup-rules.md); it goes to a
+    determinizer that draws from the resampler (:class:`~solver.search.sim.ResampleDeterminizer`).
 
     ``options`` go to that bot where it takes them (a game's review reading names them: Police 07's
     ``coalition_r=0``, so that a detective's value is the team's win). A pool of worlds is sized to
@@ -177,6 +186,8 @@ def determinizer(game: Game, view: View, worlds: int, options: Mapping[str, Any]
         chosen["prune"] = 0
     bot: Any = make(game, EVALUATOR_BOT, seat=view.seat, rng=seed, **chosen)
     det: Determinizer = bot.determinizer(view)
+    if belief is not None and isinstance(det, ResampleDeterminizer):
+        det.belief = belief
     return det
 
 
@@ -215,21 +226,22 @@ def _starts_here(sims: list[Sim], view: View, moves: tuple[Action, ...]) -> bool
 
 def values(
     game: Game, view: View, moves: tuple[Action, ...], *, worlds: int, seed: int,
-    options: Mapping[str, Any] | None = None, outcome: Outcome = win_chance,
+    options: Mapping[str, Any] | None = None, outcome: Outcome = win_chance, belief: Any | None = None,
 ) -> list[list[float]]:
     """Per move, per world: the value of the playout after the move (common random numbers).
 
     The worlds come from the game's search bot (:func:`determinizer`), or, at a decision its sim does
-    not model, from the game's own resampler over its rules with uniform playouts.
+    not model, from the game's own resampler over its rules with uniform playouts; ``belief`` (the
+    seat's, from its own views) goes to the resampler in both cases.
     """
     check_worlds(worlds)
     draw = SplitMix64(derive_seed(seed, "worlds"))
     try:
-        sims = draw_worlds(determinizer(game, view, worlds, options or {}, seed), worlds, draw)
+        sims = draw_worlds(determinizer(game, view, worlds, options or {}, seed, belief), worlds, draw)
     except BadStateError:  # the game's sim refuses this position (Police 07's: during the set-up)
         sims = []
     if not sims or not _starts_here(sims, view, moves):
-        sims = draw_worlds(WinLossDeterminizer(game, view), worlds, draw)
+        sims = draw_worlds(WinLossDeterminizer(game, view, belief), worlds, draw)
     streams = [derive_seed(seed, "playout", w) for w in range(len(sims))]
     out: list[list[float]] = []
     for move in moves:
@@ -245,18 +257,21 @@ def values(
 
 def compare(
     game: Game, view: View, played: Action, best: Action, *, worlds: int, seed: int,
-    options: Mapping[str, Any] | None = None, outcome: Outcome = win_chance,
+    options: Mapping[str, Any] | None = None, outcome: Outcome = win_chance, belief: Any | None = None,
 ) -> Comparison:
     """The played and the best move of ``view`` on the same ``worlds`` worlds (module docstring).
 
     ``seed`` seeds the worlds and the playouts (a review derives it from its own seed and the
-    decision's index); the same arguments give the same comparison.
+    decision's index); the same arguments give the same comparison. ``belief``: the seat's belief
+    for the resampler (:func:`values`).
     """
     if played == best:
-        (row,) = values(game, view, (best,), worlds=worlds, seed=seed, options=options, outcome=outcome)
+        (row,) = values(game, view, (best,), worlds=worlds, seed=seed, options=options, outcome=outcome,
+                        belief=belief)
         mean = sum(row) / len(row)
         return Comparison(mean, mean, 0.0, 0.0, len(row))
-    rows = values(game, view, (played, best), worlds=worlds, seed=seed, options=options, outcome=outcome)
+    rows = values(game, view, (played, best), worlds=worlds, seed=seed, options=options, outcome=outcome,
+                  belief=belief)
     diffs = [b - p for p, b in zip(rows[0], rows[1], strict=True)]
     n = len(diffs)
     loss = sum(diffs) / n

@@ -12,10 +12,22 @@ furthest from the truth.
 What reads what. The advisor and the evaluator are handed the seat's view at the decision, the
 seat's own move there and a seed derived from the review's seed, the seat and the decision's index
 among that seat's decisions (:func:`bots.evaluate.derive_seed`); so a review of seat N is the same
-whatever seat N could not see. The belief gap alone reads the replay's truth, the full state at the
-decision, by design: it compares the seat's belief with it (a game's ``bots/<game>/review.py`` hook
-``belief_gap(game, view, truth) -> Gap | None``; a game without one has nothing to compare). It
-fills :attr:`DecisionReview.gap` and :attr:`SeatSummary.furthest` and nothing else;
+whatever seat N could not see.
+
+An advisor that remembers. A bot whose :meth:`~bots.base.Bot.memory_to_json` is not None once
+restarted keeps memory between decisions (LineUp's bots: the card a seat studied, which no later
+view holds). Such an advisor is built once per reviewed seat (seeded from the review's seed and the
+seat), restarted with the seat's first view, informed of every event the seat sees and shown every
+decision of the seat in order, the single-move ones too, with the move the seat played (the game's
+review hook ``follow(bot, view, action)``, else the bot's own ``step``): what it remembers is what
+the seat saw. Its advice at a reviewed decision is its own, and the game's hook
+``advisor_belief(bot, view)`` turns its memory into a belief for the evaluator's worlds
+(:func:`bots.evaluate.compare`'s ``belief``). Only the seat's views, events and moves reach it.
+
+The belief gap alone reads the replay's truth, the full state at the decision, by design: it
+compares the seat's belief with it (a game's ``bots/<game>/review.py`` hook ``belief_gap(game,
+view, truth) -> Gap | None``; a game without one has nothing to compare). It fills
+:attr:`DecisionReview.gap` and :attr:`SeatSummary.furthest` and nothing else;
 ``Review.to_json(truth=False)`` leaves both out.
 
 A game's review module (``bots/<game>/review.py``) may also give ``READING`` (a
@@ -33,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from bots import evaluate, hint, registry
-from bots.base import Advice
+from bots.base import Advice, Bot
 from bots.evaluate import derive_seed
 from solver.core import Action, ConfigError, Game, State, View
 from solver.search.ismcts import Budget
@@ -207,6 +219,67 @@ class _Pending:
     index: int
     view: View
     action: Action
+    #: the remembering advisor's advice and belief here (None: ask a fresh advisor, no belief)
+    advice: Advice | None = None
+    belief: Any = None
+
+
+#: follow(bot, view, action): show a remembering advisor the seat's decision and the move played
+Follow = Callable[[Bot, View, Action], None]
+#: advisor_belief(bot, view): the evaluator's belief from a remembering advisor's memory
+AdvisorBelief = Callable[[Bot, View], Any]
+
+
+@dataclass
+class _Advisors:
+    """The remembering advisors of the reviewed seats (module docstring), and how to read them."""
+
+    bots: dict[int, Bot]
+    seeds: dict[int, int]
+    follow: Follow | None = None
+    belief: AdvisorBelief | None = None
+    informed: int = 0
+
+    def advise(self, game: Game, seat: int, view: View) -> tuple[Advice, Any]:
+        """The seat's advisor's advice at ``view`` (resolved as a hint's) and its belief."""
+        bot = self.bots[seat]
+        advice = hint.resolve(game, view, bot.advise(view), self.seeds[seat], bot)
+        return advice, None if self.belief is None else self.belief(bot, view)
+
+    def show(self, seat: int, view: View, action: Action) -> None:
+        """Show the seat's advisor its decision and the move the seat played there."""
+        bot = self.bots.get(seat)
+        if bot is None:
+            return
+        if self.follow is not None:
+            self.follow(bot, view, action)
+        else:
+            bot.step(view)
+
+    def inform(self, state: State) -> None:
+        """Tell every advisor the events since the last call that its seat may see, in order."""
+        for event in state.events[self.informed:]:
+            for seat, bot in self.bots.items():
+                if event.visible(seat):
+                    bot.inform(event)
+        self.informed = len(state.events)
+
+
+def _advisors(game: Game, name: str, seats: tuple[int, ...], options: Mapping[str, Any], seed: int
+              ) -> _Advisors:
+    """A remembering advisor per seat in ``seats``; none when the bot keeps no memory."""
+    hook = evaluate.game_review(game)
+    follow, belief = getattr(hook, "follow", None), getattr(hook, "advisor_belief", None)
+    start = game.new_initial_state()
+    out = _Advisors({}, {}, follow if callable(follow) else None, belief if callable(belief) else None)
+    for seat in seats:
+        bot_seed = derive_seed(seed, seat, "advisor")
+        bot = registry.make(game, name, seat=seat, rng=bot_seed, **options)
+        bot.restart(start.view(seat))
+        if bot.memory_to_json() is None:
+            return _Advisors({}, {})
+        out.bots[seat], out.seeds[seat] = bot, bot_seed
+    return out
 
 
 def _seats(game: Game, seats: Sequence[int] | None) -> tuple[int, ...]:
@@ -229,9 +302,11 @@ def _plies(plies: tuple[int, int | None] | None) -> tuple[int, float]:
 
 
 def _decisions(game: Game, actions: Sequence[Action], seats: tuple[int, ...], plies: tuple[int, float],
-               truth: bool) -> tuple[list[tuple[_Pending, State | None]], dict[int, int]]:
+               truth: bool, advisors: _Advisors | None = None,
+               ) -> tuple[list[tuple[_Pending, State | None]], dict[int, int]]:
     """The decisions to review, in order, each with the full state there when ``truth`` (for the
-    belief gap alone), and per seat the single-move decisions skipped.
+    belief gap alone), and per seat the single-move decisions skipped. ``advisors``' bots are shown
+    every decision and event of their seats on the way, and advise at the decisions to review.
 
     Replays ``actions`` with the rules' checks (an illegal one raises IllegalActionError).
     """
@@ -245,12 +320,20 @@ def _decisions(game: Game, actions: Sequence[Action], seats: tuple[int, ...], pl
             if seat in skipped and plies[0] <= ply < plies[1]:
                 legal = state.legal_actions()
                 if len(legal) > 1:
-                    item = _Pending(ply, seat, index[seat], state.view(seat), action)
+                    view = state.view(seat)
+                    item = _Pending(ply, seat, index[seat], view, action)
+                    if advisors is not None and seat in advisors.bots and action in legal:
+                        advice, belief = advisors.advise(game, seat, view)
+                        item = dataclasses.replace(item, advice=advice, belief=belief)
                     pending.append((item, state.clone() if truth else None))
                 else:
                     skipped[seat] += 1
+            if advisors is not None and seat in advisors.bots and action in state.legal_actions():
+                advisors.show(seat, state.view(seat), action)
             index[seat] += 1
         state.apply(action)  # checked: an action after the end or an illegal one raises
+        if advisors is not None:
+            advisors.inform(state)
     return pending, skipped
 
 
@@ -292,17 +375,21 @@ def review_game(
                           f"(--{clash[0]}), not as a bot option")
     if budget is None and read.iterations is not None and hint.searches(game, name):
         budget = Budget(iterations=read.iterations)
+    table = registry.bots_for(game.name)[name].options
+    options = {**{k: v for k, v in read.advisor.items() if k in table}, **(options or {})}
     marks = thresholds_for(game)
     gap_hook = getattr(evaluate.game_review(game), "belief_gap", None)
-    pending, skipped = _decisions(game, actions, chosen, _plies(plies), callable(gap_hook))
+    window = _plies(plies)
+    advisors = _advisors(game, name, chosen, {**_budget_options(game, name, budget), **options}, seed)
+    pending, skipped = _decisions(game, actions, chosen, window, callable(gap_hook), advisors)
     done: list[DecisionReview] = []
     stopped = False
     for item, truth in pending:
         if cancelled is not None and cancelled():
             stopped = True
             break
-        advice = hint.advise(game, item.view, bot=name, budget=budget, options=options,
-                             seed=derive_seed(seed, item.seat, item.index, "advisor"))
+        advice = item.advice or hint.advise(game, item.view, bot=name, budget=budget, options=options,
+                                            seed=derive_seed(seed, item.seat, item.index, "advisor"))
         decision = _review_one(game, item, advice, worlds, seed, read, marks)
         if callable(gap_hook) and truth is not None:
             # the one place the replay's truth is read: the belief gap (module docstring)
@@ -328,12 +415,23 @@ def _review_one(game: Game, item: _Pending, advice: Advice, worlds: int, seed: i
     best = advice.best.action
     result = evaluate.compare(game, item.view, item.action, best, worlds=worlds,
                               seed=derive_seed(seed, item.seat, item.index, "evaluate"),
-                              options=read.options, outcome=read.outcome)
+                              options=read.options, outcome=read.outcome, belief=item.belief)
     return DecisionReview(
         item.ply, item.seat, item.view.decision.prompt, game.action_to_str(item.action),
         game.action_to_str(best), result.value_played, result.value_best, result.loss, result.se,
         marks.mark(result.loss, result.se), index=item.index, decided_by=advice.decided_by,
     )
+
+
+def _budget_options(game: Game, bot: str, budget: Budget | None) -> dict[str, Any]:
+    """The options that give a remembering advisor ``budget`` (none for a bot that does not search)."""
+    if budget is None or not hint.searches(game, bot):
+        return {}
+    if budget.iterations is not None and budget.seconds is not None:
+        raise ConfigError("review: the advisor's budget is iterations or seconds, not both")
+    if budget.seconds is not None:
+        return {"seconds": float(budget.seconds)}
+    return {"iterations": budget.iterations}
 
 
 def _budget_json(budget: Budget | None, game: Game, bot: str) -> dict[str, Any] | None:

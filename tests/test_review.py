@@ -449,13 +449,13 @@ def test_a_planted_blunder_is_marked_and_the_move_played_there_is_not(
     assert marks["played"]["mark"] != "blunder", marks["played"]
 
 
-def test_lineup_a_wrong_final_pick_is_not_marked_since_the_view_does_not_say_which_is_right(
+def test_lineup_a_wrong_final_pick_is_marked_since_the_advisor_remembers_what_the_seat_studied(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """LineUp's clearly losing move, a wrong pick where the right one wins the game, lies in the seat's
-    memory of the card it studied: no view holds it (docs/lineup-rules.md, "The study moment"), nor
-    any replay. A review from the view sees every stand alike, so it must not mark the pick; this is
-    where a view-only review ends (docs/review.md)."""
+    memory of the card it studied: no later view holds it (docs/lineup-rules.md, "The study moment").
+    The review's advisor is kept through the replay with a perfect memory: it saw the card at the
+    seat's study decision, names the right stand, and the evaluator's worlds put the card there."""
     game = games.load("lineup", players=2)
     actions = play(game, 1, bot="random")
     ply = len(actions) - 1
@@ -463,17 +463,26 @@ def test_lineup_a_wrong_final_pick_is_not_marked_since_the_view_does_not_say_whi
     seat = last.current_player()
     assert game.action_to_str(actions[ply]).startswith("pick ")  # the winning identification
     assert state_at(game, actions, len(actions)).returns()[seat] > 0
+    view = last.view(seat)
+    assert view.to_json().get("studying") is None  # the view does not say which stand is right
     wrong = next(a for a in last.legal_actions() if a != actions[ply])
     planted = play(game, 1, [*actions[:ply], wrong], bot="random")
     assert not state_at(game, planted, ply + 1).is_terminal()  # the win is thrown away
-    replay = write_replay(tmp_path / "planted.jsonl", game, planted, 1)
-    data = review_json(capsys, tmp_path, replay, "--seat", str(seat), "--plies", f"{ply}:{ply + 1}",
-                       "--bot", "random", "--worlds", "32")
-    d = at(data, ply)
-    assert d["played"] == game.action_to_str(wrong) and d["mark"] == ""
-    # and the wrong pick against the right one, whatever the advisor named: no mark
-    c = evaluate.compare(game, last.view(seat), wrong, actions[ply], worlds=32, seed=0)
-    assert c.se > 0.0 and review.thresholds_for(game).mark(c.loss, c.se) == ""
+    args = ("--seat", str(seat), "--plies", f"{ply}:{ply + 1}", "--bot", "random", "--worlds", "32")
+    marks = {}
+    for label, acts in (("planted", planted), ("played", actions)):
+        replay = write_replay(tmp_path / f"{label}.jsonl", game, acts, 1)
+        data = review_json(capsys, tmp_path, replay, *args)
+        assert data["settings"]["options"] == {"memory": "perfect"}  # the review's default for lineup
+        marks[label] = at(data, ply)
+    right = game.action_to_str(actions[ply])
+    assert marks["planted"]["played"] == game.action_to_str(wrong) and marks["planted"]["best"] == right
+    assert marks["planted"]["mark"] == "blunder", marks["planted"]
+    assert marks["played"]["played"] == marks["played"]["best"] == right
+    assert marks["played"]["mark"] != "blunder" and marks["played"]["value_played"] == 1.0
+    # a fresh advisor from the view alone, without the memory, could not tell the stands apart
+    c = evaluate.compare(game, view, wrong, actions[ply], worlds=32, seed=0)
+    assert review.thresholds_for(game).mark(c.loss, c.se) == ""
 
 
 @pytest.mark.slow
@@ -502,4 +511,35 @@ def test_a_review_of_a_gcbc_seat_is_the_same_whatever_deal_it_did_not_see(
             d.pop("gap")
         for s in data["summaries"]:
             s.pop("furthest")
+    assert reviews[0] == reviews[1] and reviews[0]["decisions"]
+
+
+def test_a_review_of_a_lineup_seat_is_the_same_whatever_it_did_not_see(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The remembering advisor reads the seat's views and events only: another game in which the seat
+    studied the same cards and saw the same things (the other seat's cards and the decks redrawn)
+    gives the same review."""
+    game = games.load("lineup", players=2)
+    actions = play(game, 1, bot="random")
+    seat, start, upto = 0, 200, 260  # the advisor follows the seat from ply 0; it reviews 200..259
+    last = max(p for p in range(upto) if state_at(game, actions, p).current_player() == seat)
+    truth = state_at(game, actions, last)
+    assert truth.view(seat).to_json()["phase"] != "pick"
+    cards = truth.game.codec.cards
+    held = {i + 1: {cards[s][c]: 1.0} for i, (s, c) in enumerate(truth.held[seat])}
+    assert held  # not vacuous: the seat holds studied cards that its view no longer shows
+    hidden = game.resample(truth.view(seat), np.random.default_rng(3), {"held": held})
+    other = play(game, 3, [*hidden.history, actions[last]], bot="random")
+    decisions = 0
+    for ply in range(last + 1):
+        a, b = state_at(game, actions, ply), state_at(game, other, ply)
+        if a.current_player() == seat:
+            decisions += len(a.legal_actions()) > 1
+            assert b.current_player() == seat and a.view(seat) == b.view(seat) and actions[ply] == other[ply]
+    # not vacuous: hidden draws (the other seat's cards, the decks) differ before the seat's last decision
+    assert decisions > 5 and other[:last] != actions[:last]
+    args = ("--seat", str(seat), "--plies", f"{start}:{last + 1}", "--bot", "random", "--worlds", "4")
+    reviews = [review_json(capsys, tmp_path, write_replay(tmp_path / f"{i}.jsonl", game, acts, 1), *args)
+               for i, acts in enumerate((actions, other))]
     assert reviews[0] == reviews[1] and reviews[0]["decisions"]
