@@ -317,3 +317,14 @@ def test_a_hint_at_every_decision_with_the_default_budget(case: Case) -> None:
     minutes of work in all (escape at 3 players, precinct and police07 the longest, 1.5 minutes
     each), under 4 minutes with ``-n 2``."""
     assert every_decision(case, Budget(seconds=hint.DEFAULT_SECONDS)) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_a_hint_at_every_decision_with_an_iteration_budget(case: Case) -> None:
+    """Every seat decision of each seeded game with a small iteration budget (6: most searches give
+    way to the policy, which must then say so), each hint asked twice and the same."""
+    game, views = decisions(case)
+    for i, view in enumerate(views):
+        hint_at(game, view, Budget(iterations=6), f"{case.id}, decision {i}, {view.decision.prompt!r}",
+                again=True)
