@@ -650,22 +650,18 @@ def replay_position(
     printer's words: only what that seat may know. After the game's end there is nothing to advise:
     the result is given instead.
     """
-    whole = parse_replay(text, str(path), None, files) if ply is not None else None
     replay = parse_replay(text, str(path), ply, files)
     if replay.game.name != game_name:
         raise BadStateError(f"{path}: a replay of {replay.game.name}, not {game_name}")
-    state = replay.state
-    if state.is_terminal():
-        return Position(state.to_json(), result=_result(state))
-    if state.current_player() != CHANCE or whole is None:
-        return Position(state.to_json())
-    start = len(state.history)
-    line = whole.state.history
-    walk = replay.game.new_initial_state()
-    for action in line[:start]:
-        walk.apply(action)
+    walk = replay.state
+    if walk.is_terminal():
+        return Position(walk.to_json(), result=_result(walk))
+    if walk.current_player() != CHANCE or ply is None:
+        return Position(walk.to_json())
+    # chance acts here: the records after the ply say what it did (read only now they are needed)
+    start = len(walk.history)
     seen = {seat: len(walk.events_for(seat)) for seat in range(replay.game.num_players)}
-    for action in line[start:]:
+    for action in parse_replay(text, str(path), None, files).state.history[start:]:
         if walk.current_player() != CHANCE:
             break
         walk.apply(action)

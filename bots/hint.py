@@ -186,8 +186,9 @@ def searches(game: Game, bot: str) -> bool:
     return cls is not None and {"iterations", "seconds"} <= set(cls.options)
 
 
-def _budget_options(game: Game, bot: str, budget: Budget | None) -> dict[str, Any]:
-    """The bot options that set ``budget`` (none for a bot that does not search)."""
+def budget_options(game: Game, bot: str, budget: Budget | None) -> dict[str, Any]:
+    """The bot options that set ``budget`` (none for a bot that does not search); ConfigError for a
+    budget of both iterations and seconds. The hint's and the review's advisors are built with it."""
     if budget is None or not searches(game, bot):
         return {}
     if budget.iterations is not None and budget.seconds is not None:
@@ -215,7 +216,7 @@ def advise(
     that gives both iterations and seconds, or seconds outside the bot's range.
     """
     bot = bot or registry.advisor(game.name)
-    chosen = _budget_options(game, bot, budget)
+    chosen = budget_options(game, bot, budget)
     clash = sorted(set(chosen) & set(options or {}))
     if clash:
         raise ConfigError(f"option {clash[0]!r} is the hint's budget: give it as --{clash[0]}, not --opt")

@@ -380,7 +380,7 @@ def review_game(
     marks = thresholds_for(game)
     gap_hook = getattr(evaluate.game_review(game), "belief_gap", None)
     window = _plies(plies)
-    advisors = _advisors(game, name, chosen, {**_budget_options(game, name, budget), **options}, seed)
+    advisors = _advisors(game, name, chosen, {**hint.budget_options(game, name, budget), **options}, seed)
     pending, skipped = _decisions(game, actions, chosen, window, callable(gap_hook), advisors)
     done: list[DecisionReview] = []
     stopped = False
@@ -421,17 +421,6 @@ def _review_one(game: Game, item: _Pending, advice: Advice, worlds: int, seed: i
         game.action_to_str(best), result.value_played, result.value_best, result.loss, result.se,
         marks.mark(result.loss, result.se), index=item.index, decided_by=advice.decided_by,
     )
-
-
-def _budget_options(game: Game, bot: str, budget: Budget | None) -> dict[str, Any]:
-    """The options that give a remembering advisor ``budget`` (none for a bot that does not search)."""
-    if budget is None or not hint.searches(game, bot):
-        return {}
-    if budget.iterations is not None and budget.seconds is not None:
-        raise ConfigError("review: the advisor's budget is iterations or seconds, not both")
-    if budget.seconds is not None:
-        return {"seconds": float(budget.seconds)}
-    return {"iterations": budget.iterations}
 
 
 def _budget_json(budget: Budget | None, game: Game, bot: str) -> dict[str, Any] | None:
