@@ -33,6 +33,32 @@ class Twin:
 #: Per compiled module (``ext/<name>.pyx``): its pure twin and the tests comparing them. Change a
 #: kernel and its twin together; tests/test_twins.py checks that every kernel is listed here.
 TWINS: Final[dict[str, Twin]] = {
+    # the Good Cop Bad Cop playout policy, search sim and world pool on the compiled rules: NOT an exact
+    # twin. The policy is a measured approximation of bots/gcbc/heuristic.py (estimate=rules), reading
+    # only what a seat's view holds (the engine never imports bots/, so the twins named are the view and
+    # the rules it reads); the agreement test holds its choices among the heuristic's best
+    "gcbc_search": Twin(
+        ("solver.games.gcbc.view", "solver.games.gcbc.rules"),
+        (
+            "tests/test_gcbc_kernel_policy.py::test_choices_agree_with_the_python_heuristic",
+            "tests/test_gcbc_kernel_policy.py::test_scores_equal_python_on_the_same_knowledge",
+            "tests/test_gcbc_kernel_policy.py::test_no_leak_same_view_same_choice",
+        ),
+    ),
+    # the Good Cop Bad Cop rules as one flat C struct (the search's simulator): the same player, legal
+    # actions, chance outcomes and probabilities, state and returns at every step; plus each seat's
+    # card knowledge, aims, shots and information-set key, held against the views
+    "gcbc_sim": Twin(
+        ("solver.games.gcbc.rules", "solver.games.gcbc.flow", "solver.games.gcbc.actions",
+         "solver.games.gcbc.effects"),
+        (
+            "tests/test_gcbc_kernel_rules.py::test_lockstep_random_and_card_biased_games_equal_python",
+            "tests/test_gcbc_kernel_rules.py::test_lockstep_heuristic_games_equal_python",
+            "tests/test_gcbc_kernel_rules.py::test_knowledge_is_true_and_covers_the_views",
+            "tests/test_gcbc_kernel_rules.py::test_keys_follow_the_views_across_resampled_worlds",
+            "tests/test_gcbc_kernel_rules.py::test_user_content_file_plays_equal",
+        ),
+    ),
     # the ISMCTS loop: the same statistics and the same random draws as the reference search
     "ismcts": Twin(("solver.search.ismcts",), ("tests/test_ismcts.py::test_compiled_equals_pure",)),
     # Dr. Factor's location tracker (LocationTracker): the same sets on random games
