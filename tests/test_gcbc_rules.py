@@ -20,6 +20,7 @@ import pytest
 
 import solver.games
 from solver.core import CHANCE, TERMINAL, ConfigError, DecisionKind, IllegalActionError, InvalidActionError
+from solver.games.gcbc import ops
 
 #: Seat 0 the Agent, seat 1 the Kingpin, seat 2 honest, seat 3 crooked (5 Honest, 5 Crooked in play).
 HANDS4 = [
@@ -182,6 +183,29 @@ def test_leaders_are_two_different_seats(players: int) -> None:
     assert all(p == pytest.approx(1 / (players * (players - 1))) for _, p in outcomes)
     with pytest.raises(InvalidActionError, match="two seats"):
         state.game.str_to_action("leaders 2 2")
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_views_during_the_deal_do_not_tell_the_leaders_seats(players: int) -> None:
+    """[Preparar] everyone is dealt at once: what a seat's view shows of the others during the deal is
+    the same whichever other seats hold the Agent and the Kingpin (the model deals the leaders first,
+    so their card counts would tell)."""
+    game = new_game(players)
+    for viewer in range(players):
+        seen: dict[int, list[Any]] = {}
+        for first in range(players):
+            state = game.new_initial_state()
+            kingpin = next(s for s in range(players) if s not in (first, viewer))
+            state.apply_str(f"leaders {first} {kingpin}")
+            if first == viewer:
+                continue
+            steps: list[Any] = []
+            while any(task[0] == ops.DEAL for task in state.stack):
+                data = view(state, viewer)
+                steps.append([p["cards"] for p in data["players"] if p["seat"] != viewer])
+                state.apply(state.legal_actions()[0])
+            seen[first] = steps
+        assert len(seen) == players - 1 and all(v == seen[min(seen)] for v in seen.values())
 
 
 def test_deal_is_hypergeometric() -> None:

@@ -440,22 +440,18 @@ def _token_pass(game: GCBCGame, seat: int, history: list[list[Any]], data: JSON,
                     if wounded[s]:
                         rules.append((HAS_LEADER, tuple(tokens.pos[s])))
     tokens.finish()
-    if history and len(dealt) < n:
+    if history and len(dealt) < n and seat not in dealt:
         # During the deal the leaders' seats hold their leader card alone until their turn to be
-        # dealt (the view shows how many cards each hand holds), and the seat sees its own.
-        for s in range(n):
-            if s in dealt:
-                continue
-            cards = data["players"][s]["cards"]
-            hand = tuple(range(3 * s, 3 * s + 3))
-            if not cards:
-                rules.append((NO_LEADER, hand))
-            elif s == seat and cards[0]["card"] in ("agent", "kingpin"):
-                rules.append((HAS_AGENT if cards[0]["card"] == "agent" else HAS_KINGPIN, hand))
-            elif len(cards) == 1:
-                rules.append((HAS_LEADER, hand))
-            else:
-                raise Contradiction
+        # dealt; the view shows only the seat's own hand then (view.py), which says whether it holds
+        # a leader card.
+        cards = data["players"][seat]["cards"]
+        hand = tuple(range(3 * seat, 3 * seat + 3))
+        if not cards:
+            rules.append((NO_LEADER, hand))
+        elif len(cards) == 1 and cards[0]["card"] in ("agent", "kingpin"):
+            rules.append((HAS_AGENT if cards[0]["card"] == "agent" else HAS_KINGPIN, hand))
+        else:
+            raise Contradiction
     return _TokenLeaf(perms, [(kind, frozenset(perms.resolve(c) for c in cells)) for kind, cells in rules])
 
 

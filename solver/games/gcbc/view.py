@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.core import JSON, JSONView, Seat
 from solver.core.records import EventJSON
+from solver.games.gcbc import ops
 from solver.games.gcbc.deal import INTEGRITY_NAMES
 
 if TYPE_CHECKING:
@@ -66,9 +67,13 @@ def view_from_history(st: GCBCState, seat: Seat, history: list[list[Any]],
     """``seat``'s view of ``st`` around its complete ``history`` and ``investigated`` lists."""
     game = st.game
     ids = game.card_ids
+    # The deal is modelled as the leaders' seats first, then each seat's other cards, but at the
+    # table every player receives cards at once [Preparar]: while it lasts, another seat's card count
+    # would tell who holds a leader card, so only the viewer's own cards are shown.
+    dealing = any(task[0] == ops.DEAL for task in st.stack)
     players = []
     for s in range(st.n):
-        cards = [
+        cards = [] if dealing and s != seat else [
             {"card": INTEGRITY_NAMES[c] if (s == seat or up) else None, "face_up": up}
             for c, up in zip(st.cards[s], st.face_up[s], strict=True)
         ] if st.face_up[s] else [
