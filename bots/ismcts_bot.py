@@ -159,6 +159,11 @@ class ISMCTSBot(Bot):
         """The determinizer of one search from ``view`` (the game's resampler over its Python rules)."""
         return WinLossDeterminizer(self.game, view)
 
+    def ready(self, determinizer: Determinizer, rng: SplitMix64) -> Determinizer:
+        """The determinizer the search runs, once its cut-off is set (``determinizer`` itself; a game's
+        bot may hand over a compiled one built from it, drawing from ``rng``)."""
+        return determinizer
+
     def belief(self, view: View) -> dict[str, Any]:
         """What the seat believes about hidden facts, for advice (nothing, for a generic game)."""
         return {}
@@ -201,6 +206,8 @@ class ISMCTSBot(Bot):
                 params = dataclasses.replace(params, check_every=1)
             if budget.seconds is not None:
                 self.cut_off(determinizer, clock, budget.seconds - reserve(budget.seconds))
+            determinizer = self.ready(determinizer, rng)
+            if budget.seconds is not None:
                 budget = self.remaining(budget, clock)
             result = run_search(determinizer, self.seat, budget, rng, params)
         self.last = result

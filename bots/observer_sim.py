@@ -156,24 +156,28 @@ class PoolDeterminizer(CutOff, Generic[SimT]):
     def sample(self, rng: SplitMix64) -> SimT:
         """A copy of one world of the pool, chosen uniformly (the pool is drawn at the first call)."""
         if not self.pool:
-            for _ in range(self.size):
-                if self.pool and self.pool_full is not None and self.pool_full():
-                    break
-                started = None if self.clock is None else self.clock.elapsed()
-                np_rng = np.random.default_rng(rng.next())
-                state = self._draw(np_rng, self.pool_full if self.pool else self.expired)
-                if state is None and not self.pool:  # the decision's time ran out in the first draw
-                    raise NoWorldInTime(f"{self.game.name}: no world drawn in the decision's time")
-                if state is None:  # the pool's time ran out during this draw: keep those drawn
-                    break
-                world = self.world(state)
-                world.expired = self.expired
-                world.prepare()
-                world.restrict_root(self.allowed)
-                self.pool.append(world)
-                if self.clock is not None and started is not None and self.world_seconds is None:
-                    self.world_seconds = self.clock.elapsed() - started
+            self.fill(rng)
         return self.pool[rng.below(len(self.pool))].copy()
+
+    def fill(self, rng: SplitMix64) -> None:
+        """Draw the pool's worlds (as many as its time allows, at least one), each seeded from ``rng``."""
+        for _ in range(self.size):
+            if self.pool and self.pool_full is not None and self.pool_full():
+                break
+            started = None if self.clock is None else self.clock.elapsed()
+            np_rng = np.random.default_rng(rng.next())
+            state = self._draw(np_rng, self.pool_full if self.pool else self.expired)
+            if state is None and not self.pool:  # the decision's time ran out in the first draw
+                raise NoWorldInTime(f"{self.game.name}: no world drawn in the decision's time")
+            if state is None:  # the pool's time ran out during this draw: keep those drawn
+                break
+            world = self.world(state)
+            world.expired = self.expired
+            world.prepare()
+            world.restrict_root(self.allowed)
+            self.pool.append(world)
+            if self.clock is not None and started is not None and self.world_seconds is None:
+                self.world_seconds = self.clock.elapsed() - started
 
     def _draw(self, rng: np.random.Generator, expired: Expired | None) -> State | None:
         """One world from the game's resampler; with ``expired``, None once it is true first

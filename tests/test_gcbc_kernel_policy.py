@@ -47,7 +47,7 @@ from solver.games.gcbc.deal import INTEGRITY_NAMES
 from solver.games.gcbc.equipment import Effect
 from solver.games.gcbc.rules import GCBCGame, GCBCState
 from solver.games.gcbc.view import GCBCView
-from solver.search.ismcts import Budget, is_compiled_determinizer, run_search
+from solver.search.ismcts import Budget, is_compiled_determinizer, kernel_available, run_search
 
 REQUIRE_COMPILED = os.environ.get("COPSOLVER_REQUIRE_COMPILED", "") not in ("", "0")
 
@@ -68,6 +68,8 @@ pytestmark = pytest.mark.skipif(
     reason="solver._ext.gcbc_search or gcbc_sim is not built (pip install -e . needs Cython and a C "
     "compiler)",
 )
+#: the searches need the compiled ISMCTS kernel too (not loaded under COPSOLVER_PUREPYTHON=1)
+needs_kernel = pytest.mark.skipif(not kernel_available(), reason="the compiled ISMCTS kernel is not in use")
 
 CONFIGS = [(n, deck) for n in range(4, 9) for deck in ("rulebook", "4th")]
 EFFECTS = list(Effect)
@@ -325,6 +327,7 @@ def _pool_at_announcement(seed: int, worlds: int = 8) -> tuple[Any, GCBCGame, in
     return pool, game, seat, state.legal_actions()
 
 
+@needs_kernel
 def test_search_on_a_pool_is_legal_and_deterministic() -> None:
     """The compiled kernel runs on the pool: a legal root action with statistics over the legal
     actions, the same result for the same seed, and each world's key is the searcher's."""
@@ -340,6 +343,7 @@ def test_search_on_a_pool_is_legal_and_deterministic() -> None:
     assert not first.same_search(other)  # the seed matters: the walk and playouts draw from it
 
 
+@needs_kernel
 def test_root_restriction_holds() -> None:
     """With a root set only those actions are searched (and chosen); a set with no legal action falls
     back to every legal action; the restriction ends with the first applied action."""

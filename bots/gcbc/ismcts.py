@@ -4,62 +4,61 @@ The pool, keys, pruning and conservative choice are the shared ones of :mod:`bot
 :mod:`bots.observer_sim`; this module gives Good Cop Bad Cop's worlds, playouts and heuristic.
 
 The generic ``ismcts`` bot (:mod:`bots.ismcts_bot`) runs on any game but pays, at every iteration,
-a full resample (a replay of the history, ~9 ms at 6 players) and, at every tree node, a full view
-(~1 ms). This bot keeps the same kernel and statistics and changes five things:
+a full resample and, at every tree node, a full view. This bot keeps the same kernel and statistics
+and changes six things:
 
 1. **Determinizations from the posterior.** Once per search it draws a pool of ``worlds`` full
    states with the game's resampler, whose Integrity deal comes from the exact posterior of
    :mod:`solver.belief.gcbc_posterior` (deduction times the behaviour model; ``belief=deduction``
    drops the model, ``belief=uniform`` drops the posterior). Each iteration copies one world of the
-   pool, chosen uniformly (a copy costs ~10 µs). The pool is a sample of the posterior, so the
-   iterations still weight deals by it (Cowling, Powley & Whitehouse 2012, section 4: one
-   determinization per iteration, drawn from the searcher's belief).
-2. **Keys per observer.** A seat's key is a running hash of everything it has observed: the text of
-   each action as that seat saw it (``draw ?`` where hidden) and the events it was shown. Views are
-   functions of these observations (perfect recall), so equal keys are equal information sets, and
-   the hash is extended by the new actions only. Each node is keyed by the acting seat's own key
-   (``SearchParams.keys="actor"``): an opponent's choices are grouped by what *that* opponent
-   knows, not by the true deal, as in multiple-observer ISMCTS (Cowling et al. 2012, section 5).
+   pool, chosen uniformly. The pool is a sample of the posterior, so the iterations still weight
+   deals by it (Cowling, Powley & Whitehouse 2012, section 4: one determinization per iteration,
+   drawn from the searcher's belief).
+2. **Keys per observer.** A seat's key is a running hash of everything it has observed: each action
+   as that seat saw it (hidden draws, deals and layouts as a token) and every card it was shown.
+   Views are functions of these observations (perfect recall), so equal keys are equal information
+   sets, and the hash is extended by the new actions only. Each node is keyed by the acting seat's
+   own key (``SearchParams.keys="actor"``): an opponent's choices are grouped by what *that*
+   opponent knows, not by the true deal, as in multiple-observer ISMCTS (Cowling et al. 2012,
+   section 5).
 3. **Playouts on each seat's own view.** After the tree every seat, the searching one too, takes
-   the ``heuristic`` bot's best action for *its own view* of the determinized state, ties broken by
-   the search's SplitMix64 stream: the policy of the ``rollout`` bot
-   (:func:`bots.gcbc.rollout.heuristic_action` on :class:`bots.gcbc.rollout.SeatViews`, the views
-   extended action by action rather than rebuilt). A simulated seat thus knows only what it saw, so
-   an investigation informs it and a card turned face up tells it something; with the per-observer
-   keys of item 2, tree and playouts both treat every seat as an observer with its own information
-   (multiple-observer ISMCTS, Cowling et al. 2012, section 5). A policy that reads the
-   determinized deal would let every simulated seat play with the teams in view, and the search
-   would value no investigation and no concealment (the strategy-fusion and non-locality limits of
-   determinization, Long et al. 2010). Chance in playouts (Equipment draws) is drawn by its
-   probabilities from the same stream. A playout costs what a rollout of the ``rollout`` bot costs
-   (~14 ms from mid-game at 6 players).
+   the ``heuristic`` bot's best action for *its own knowledge* of the determinized state (rules 1-15
+   of :mod:`bots.gcbc.heuristic` with its rules estimate), ties broken by the search's SplitMix64
+   stream. A simulated seat thus knows only what it saw, so an investigation informs it and a card
+   turned face up tells it something. A policy that read the determinized deal would let every
+   simulated seat play with the teams in view, and the search would value no investigation and no
+   concealment (the strategy-fusion and non-locality limits of determinization, Long et al. 2010).
+   Chance in playouts (Equipment draws) is drawn by its probabilities from the same stream.
 4. **Heuristic pruning at the root.** Only the base heuristic's best ``prune`` actions (and
    ``pass`` in a window) are searched, and the search chooses among them. A turn offers ~16
-   actions, 13 of them investigations that playouts can hardly tell apart, so an unpruned search
-   with a few hundred iterations spreads its visits and plays almost at random; pruning by domain
+   actions, 13 of them investigations that playouts can hardly tell apart; pruning by domain
    knowledge is the remedy of progressive strategies (Chaslot et al. 2008). ``prune=0`` searches
    every legal action. The base heuristic is the ``heuristic`` bot with the team estimate ``base``:
    by default the exact posterior (``estimate=posterior``, :func:`bots.gcbc.heuristic.informed`),
    reading the same posterior the worlds are drawn from (computed once a decision); ``base=rules``
-   is the rules' estimate. Playouts keep the rules' heuristic: a posterior at every simulated
-   decision would cost ten times the playout.
+   is the rules' estimate. Playouts keep the rules' estimate: a posterior at every simulated
+   decision would cost far more than the playout.
 5. **A conservative final choice.** The bot plays the most visited root action only when its mean
    win chance beats that of the base heuristic's own choice (its top-scored legal action, the lowest
-   action among equal scores) by more than ``margin`` (2) standard errors of the difference;
-   otherwise it plays the heuristic's choice (:func:`conservative_choice`, the ``rollout`` bot's
-   rule). A few hundred noisy iterations spread over four candidates often make another action the
-   most visited by chance; the margin keeps the base policy where the search cannot tell them
-   apart (rollout improves on its base policy by what its estimates resolve; Bertsekas, Tsitsiklis
-   & Wu 1997). ``margin=0`` plays the most visited, as plain ISMCTS. Advice still ranks by visits;
-   its summary says which action the bot plays and why.
+   action among equal scores) by more than ``margin`` standard errors of the difference; otherwise
+   it plays the heuristic's choice (:func:`conservative_choice`, the ``rollout`` bot's rule): an
+   argmax over noisy means leans to lucky candidates (rollout improves on its base policy by what
+   its estimates resolve; Bertsekas, Tsitsiklis & Wu 1997). ``margin=0`` plays the most visited, as
+   plain ISMCTS. Advice still ranks by visits; its summary says which action the bot plays and why.
+6. **Compiled.** With the compiled kernels built, the pool's worlds are replayed in the compiled
+   rules (``ext/gcbc_sim.pyx``, held equal to :mod:`solver.games.gcbc`), which keep every seat's key
+   and knowledge, and the whole search (tree walk, playouts by a C port of the heuristic's rules,
+   ``ext/gcbc_search.pyx``) runs in the compiled ISMCTS kernel. Without them (or with
+   ``COPSOLVER_PUREPYTHON=1``) the same search walks the Python rules (:class:`GCBCSim`): the
+   playouts are the ``rollout`` bot's, the ``heuristic`` bot on views extended action by action
+   (:class:`bots.gcbc.rollout.SeatViews`), and the keys hash the records' text and events.
 
 A ``seconds`` budget is the whole decision's (:class:`~bots.base.DecisionClock`): the posterior,
 the base heuristic's ranking and the pool come out of it. The pool gets at most
-:data:`~bots.pruned_ismcts.POOL_SHARE`
-of what is left when the search starts (at least one world; a world takes ~10 ms), the search
-reads the clock after every iteration, and a playout still running when the time is up ends where
-it stands, scored 1/2 (:class:`bots.ismcts_bot.WinLossSim`): a heuristic playout takes ~14 ms, more
-than a budget's tolerance.
+:data:`~bots.pruned_ismcts.POOL_SHARE` of what is left when the search starts (at least one
+world), and the search reads the clock as it goes (every iteration on the Python rules, whose
+playout still running when the time is up ends where it stands, scored 1/2:
+:class:`bots.ismcts_bot.WinLossSim`).
 
 Decisions in an Equipment window (``pass`` or a play) get ``window_share`` of the budget: they are
 many (every seat, three windows a turn) and most are a plain pass. Concealment decisions (which own
@@ -97,8 +96,10 @@ from bots.ismcts_bot import _BUDGET_OPTIONS
 from bots.observer_sim import ObserverSim
 from bots.pruned_ismcts import PRUNED_OPTIONS, PrunedISMCTSBot
 from bots.registry import register
+from solver._accel import load_ext
 from solver.core import CHANCE, Action, Game, State, View
 from solver.core.rng import SplitMix64
+from solver.search.sim import Determinizer
 
 if TYPE_CHECKING:
     from solver.games.gcbc.rules import GCBCState
@@ -135,6 +136,24 @@ class GCBCSim(ObserverSim):
         return GCBCSim(state, hashes=list(self._hashes), upto=list(self._upto), views=self._views.copy())
 
 
+#: the compiled rules and search pieces (``ext/gcbc_sim.pyx``, ``ext/gcbc_search.pyx``), or None
+#: when they are not built (or COPSOLVER_PUREPYTHON=1): the search then walks :class:`GCBCSim`
+_SIM, _SEARCH = load_ext("gcbc_sim"), load_ext("gcbc_search")
+
+
+def compiled() -> bool:
+    """True when the search runs compiled (read at each search, so a test can switch it off)."""
+    return _SIM is not None and _SEARCH is not None
+
+
+class DrawnWorld(ObserverSim):
+    """A world drawn for the compiled search, kept as its Python state until :meth:`GCBCISMCTSBot.ready`
+    compiles it (no keys or views are built here: the compiled replay of its history keeps both)."""
+
+    def prepare(self) -> None:
+        """Nothing to fill: the compiled replay computes every seat's key."""
+
+
 class PoolDeterminizer(observer_sim.PoolDeterminizer[GCBCSim]):
     """The pool of :class:`GCBCSim` worlds (:class:`bots.observer_sim.PoolDeterminizer`)."""
 
@@ -167,9 +186,21 @@ class GCBCISMCTSBot(PrunedISMCTSBot):
         self._base = HeuristicBot(self.game, self.seat, self.rng, estimate=self.settings["base"])
         warm_up(game, seat, "full" if self.settings["base"] == "posterior" else self.settings["belief"])
 
-    def world(self, state: State) -> GCBCSim:
-        """A drawn world's sim: per-observer keys, heuristic playouts on each seat's own view."""
-        return GCBCSim(state)
+    def world(self, state: State) -> ObserverSim:
+        """A drawn world's sim: per-observer keys, heuristic playouts on each seat's own view (a
+        :class:`DrawnWorld` for the compiled search)."""
+        return DrawnWorld(state) if compiled() else GCBCSim(state)
+
+    def ready(self, determinizer: Determinizer, rng: SplitMix64) -> Determinizer:
+        """With the compiled kernels: draw the pool now (its time share as the Python pool has it),
+        replay each world in the compiled rules, and search them there (module docstring, item 6)."""
+        if _SIM is None or _SEARCH is None or not isinstance(determinizer, observer_sim.PoolDeterminizer):
+            return determinizer
+        determinizer.fill(rng)
+        pool = _SEARCH.GCBCPool(determinizer.allowed)
+        for world in determinizer.pool:
+            pool.add(_SIM.GCBCRulesSim.from_actions(self.game, world.state.history))
+        return cast(Determinizer, pool)
 
     def posterior(self, view: View) -> Any:
         """The exact posterior for ``view`` under the bot's ``belief`` (None for uniform); with the full
