@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import bots
+from bots.gcbc import rollout as gcbc_rollout
 from bots.gcbc.heuristic import HeuristicBot, best_actions, score_view
 from bots.gcbc.rollout import (
     RolloutBot,
@@ -84,7 +87,7 @@ def test_rollout_plays_to_the_end() -> None:
     state = heuristic_position(5, 6, 20)
     seats = [SplitMix64(s) for s in range(5)]
     wins = rollout(state, SeatViews(5), seats, SplitMix64(99))
-    assert state.is_terminal()
+    assert state.is_terminal() and wins is not None
     assert sorted(set(wins)) <= [0.0, 1.0] and 1.0 in wins
 
 
@@ -162,6 +165,7 @@ def test_plays_whole_games_legally() -> None:
     game = games.load("gcbc", players=4)
     rng = np.random.default_rng(12)
     state = game.new_initial_state()
+    assert isinstance(state, GCBCState)
     seated = {s: bots.make(game, "rollout" if s in (1, 3) else "heuristic", seat=s, rng=s,
                            **({"iterations": 4} if s in (1, 3) else {})) for s in range(4)}
     assert play_out(state, seated, rng).winner
@@ -214,14 +218,13 @@ STEP = 0.001  # fake seconds per heuristic move in a rollout
 
 def timed_rollout_bot(seconds: float,
                       monkeypatch: pytest.MonkeyPatch) -> tuple[RolloutBot, FakeClock, object]:
-    """A rollout bot on a fake clock that moves STEP at every heuristic move of its rollouts, and the
-    position it decides (an announcement: several candidates)."""
-    from bots.gcbc import rollout as gcbc_rollout
-
+    """A rollout bot on the Python rollouts and a fake clock that moves STEP at every heuristic move of
+    its rollouts, and the position it decides (an announcement: several candidates)."""
     state = heuristic_position(6, 3, 60, announce=True)
     me = state.current_player()
     bot = bots.make(state.game, "rollout", seat=me, rng=0, seconds=seconds)
     assert isinstance(bot, RolloutBot)
+    monkeypatch.setattr(gcbc_rollout, "_SIM", None)  # the Python rollouts, whose moves the clock counts
     clock = FakeClock(10.0)
     bot.clock = clock
     real = gcbc_rollout.heuristic_action
@@ -288,3 +291,124 @@ def test_search_scope_caps_and_cancels_the_rollouts() -> None:
     with search_scope(scope):
         stopped = bot.search(view)
     assert stopped.rounds == () and stopped.action == stopped.base
+
+
+# --- the compiled rollouts (ext/gcbc_sim.pyx, ext/gcbc_search.pyx) ------------------------------------
+
+
+needs_compiled = pytest.mark.skipif(not gcbc_rollout.compiled(), reason="the compiled kernels are not built")
+
+
+class PlayOutSpy:
+    """Stands in for the compiled search module: records each ``play_out``'s seed and result, and moves
+    a fake clock by ``cost`` seconds a rollout."""
+
+    def __init__(self, real: Any, seat: int, clock: FakeClock | None = None, cost: float = 0.0) -> None:
+        self.real, self.seat, self.clock, self.cost = real, seat, clock, cost
+        self.seeds: list[int] = []
+        self.results: list[float] = []
+
+    def play_out(self, sim: Any, seed: int, max_steps: int) -> int:
+        steps = int(self.real.play_out(sim, seed, max_steps))
+        self.seeds.append(seed)
+        self.results.append(sim.returns()[self.seat])
+        if self.clock is not None:
+            self.clock.now += self.cost
+        return steps
+
+
+def spied_bot(monkeypatch: pytest.MonkeyPatch, **options: Any) -> tuple[RolloutBot, Any, PlayOutSpy,
+                                                                         list[GCBCState]]:
+    """A rollout bot deciding a 6-player announcement, with its ``play_out`` calls and drawn worlds
+    recorded."""
+    state = heuristic_position(6, 3, 60, announce=True)
+    me = state.current_player()
+    bot = bots.make(state.game, "rollout", seat=me, rng=5, **options)
+    assert isinstance(bot, RolloutBot)
+    spy = PlayOutSpy(gcbc_rollout._SEARCH, me)
+    monkeypatch.setattr(gcbc_rollout, "_SEARCH", spy)
+    worlds: list[GCBCState] = []
+    real = bot.game.resample
+
+    def resample(*args: Any, **kwargs: Any) -> Any:
+        world = real(*args, **kwargs)
+        assert isinstance(world, GCBCState)
+        worlds.append(world)
+        return world
+
+    monkeypatch.setattr(bot.game, "resample", resample)
+    return bot, state.view(me), spy, worlds
+
+
+@needs_compiled
+def test_compiled_search_is_legal_and_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled rollouts play every rollout of the budget (rounds = iterations // candidates) and
+    give one legal choice and the same rounds for one seed."""
+    found = []
+    for _ in range(2):
+        bot, view, spy, _ = spied_bot(monkeypatch, iterations=40, top=3)
+        result = bot.search(view)
+        assert len(result.candidates) == 3 and len(result.rounds) == 40 // 3 and len(spy.seeds) == 39
+        assert result.action in result.candidates and result.action in view.legal_actions
+        assert bot.step(view) in view.legal_actions
+        found.append((result.rounds, result.action, spy.seeds[:39]))
+    assert found[0] == found[1]
+    assert len({r for rounds in found[0][0] for r in rounds}) > 1  # not one result everywhere
+
+
+@needs_compiled
+def test_compiled_rounds_use_common_random_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within a round every candidate's rollout starts from the same world with the same seed: a
+    candidate listed twice gets its twin's result in every round, and each result is the world's
+    compiled replay, copied, with the candidate applied, played out by the compiled policy."""
+    bot, view, spy, worlds = spied_bot(monkeypatch, iterations=60)
+    first, second = bot.candidates(view)[:2]
+    cands = (first, second, first, second)
+    monkeypatch.setattr(bot, "candidates", lambda view: cands)
+    result = bot.search(view)
+    assert len(result.rounds) == 15 == len(worlds)
+    for i, row in enumerate(result.rounds):
+        assert row[0] == row[2] and row[1] == row[3], (i, row)
+        assert len(set(spy.seeds[4 * i:4 * i + 4])) == 1
+        sim = gcbc_rollout._SIM.GCBCRulesSim.from_actions(bot.game, worlds[i].history)  # type: ignore[union-attr]
+        for a, value in zip(cands, row, strict=True):
+            st = sim.copy()
+            st.apply(a)
+            spy.real.play_out(st, spy.seeds[4 * i], gcbc_rollout.MAX_STEPS)
+            assert st.returns()[bot.seat] == value
+    assert len(set(spy.seeds)) == 15  # a fresh seed each round
+    assert any(row[0] != row[1] for row in result.rounds)  # the candidates do differ somewhere
+
+
+@needs_compiled
+def test_both_engines_draw_the_same_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For one seed the compiled and the Python rollouts compare the candidates on the same worlds."""
+    histories = []
+    for pure in (False, True):
+        bot, view, _, worlds = spied_bot(monkeypatch, iterations=6, top=2)
+        if pure:
+            monkeypatch.setattr(gcbc_rollout, "_SIM", None)
+        result = bot.search(view)
+        assert len(result.rounds) == 3
+        histories.append([w.history for w in worlds])
+    assert histories[0] == histories[1]
+
+
+@needs_compiled
+def test_compiled_seconds_budget_drops_the_round_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compiled rollout cannot be stopped: the clock is read after each, and the round still running
+    when the time is up is dropped (whole rounds only)."""
+    from bots.ismcts_bot import reserve
+
+    bot, view, spy, _ = spied_bot(monkeypatch, seconds=2.0)
+    clock = FakeClock(10.0)
+    bot.clock = clock
+    spy.clock, spy.cost = clock, 0.1
+    result = bot.search(view)
+    k = len(result.candidates)
+    assert k > 1 and result.rounds and all(len(r) == k for r in result.rounds)
+    assert len(spy.seeds) > result.rollouts  # a round was started and dropped
+    assert len(spy.seeds) <= result.rollouts + k
+    assert clock.now - 10.0 <= 2.0 - reserve(2.0) + spy.cost + 1e-9
+    assert [r for r in result.rounds] == [tuple(spy.results[i * k:(i + 1) * k])
+                                        for i in range(len(result.rounds))]

@@ -35,6 +35,21 @@ policy, estimated by simulation.
    policy where the simulation cannot tell (Bertsekas' rollout improves on the base policy when the
    values are exact; with estimates, only by what the estimates can resolve).
 
+**Compiled.** With the compiled kernels built (``ext/gcbc_sim.pyx``, ``ext/gcbc_search.pyx``), each
+round's world (drawn as in item 2) is replayed once in the compiled rules
+(``GCBCRulesSim.from_actions(game, world.history)``, which keep what every seat knows of every card),
+and each candidate's rollout copies it, applies the candidate and plays to the end by the compiled
+policy: every seat by a C port of the heuristic's rules on its own knowledge, chance by its
+probabilities, ties and chance from one SplitMix64 stream whose seed every candidate of the round
+shares (common random numbers). The candidates, rounds, budgets and choice are the pure path's, and
+so are the worlds for a seed; the compiled policy is a measured approximation of the Python heuristic
+(``bench/results/gcbc-policy.md``), so a decision may differ. A compiled rollout is one call that
+cannot be stopped (well under a millisecond): the clock is read after each, and a round with one
+ending past the time is dropped. The rollouts run about 400 times as fast as the pure ones
+(``bench/bench_gcbc_rollout.py``); a decision's world draws, in Python, then take most of its time.
+Without the kernels (or with ``COPSOLVER_PUREPYTHON=1``) the rollouts are item 3's on the Python
+rules, the compiled path's pure twin.
+
 Budget: ``iterations`` (500) rollouts a decision (split evenly over the candidates, at least one
 round), or ``seconds`` of wall time for the whole decision, from the moment the bot is asked
 (:class:`~bots.base.DecisionClock`: the posterior and the candidates' scores count too). Only whole
@@ -72,6 +87,7 @@ from bots.gcbc.heuristic import HeuristicBot, HistoryReader, best_actions, score
 from bots.ismcts_bot import Expired, reserve
 from bots.pruned_ismcts import mean_and_se
 from bots.registry import register
+from solver._accel import load_ext
 from solver.core import CHANCE, JSON, Action, ConfigError, Event, Game, View
 from solver.core.rng import SplitMix64
 from solver.games.gcbc import codec
@@ -86,6 +102,15 @@ if TYPE_CHECKING:
 MAX_STEPS = 20_000
 #: Most rollouts one decision may ask for.
 MAX_ROLLOUTS = 1_000_000
+
+#: the compiled rules and playout policy (``ext/gcbc_sim.pyx``, ``ext/gcbc_search.pyx``), or None when
+#: they are not built (or COPSOLVER_PUREPYTHON=1): the rollouts then play the Python rules
+_SIM, _SEARCH = load_ext("gcbc_sim"), load_ext("gcbc_search")
+
+
+def compiled() -> bool:
+    """True when the rollouts run compiled (read at each search, so a test can switch it off)."""
+    return _SIM is not None and _SEARCH is not None
 
 
 class SeatViews:
@@ -178,6 +203,44 @@ def rollout(st: GCBCState, views: SeatViews, seats: list[SplitMix64], chance: Sp
             st.apply_unchecked(heuristic_action(st, views, seats[st.current_player()]))
         steps += 1
     return [1.0 if r > 0 else 0.0 if r < 0 else 0.5 for r in st.returns()]
+
+
+def python_round(world: GCBCState, cands: tuple[Action, ...], seat: int, seeds: list[int],
+                 expired: Expired | None) -> list[float] | None:
+    """``seat``'s result after each candidate in ``world``, by :func:`rollout` on the Python rules, every
+    candidate with the same seeds (per seat, then chance); None when the time ran out in the round."""
+    n = world.game.num_players
+    views = SeatViews(n)
+    for s in range(n):
+        views.settle(world, s)
+    row = []
+    for a in cands:
+        st = world.clone()
+        st.apply_unchecked(a)
+        wins = rollout(st, views.copy(), [SplitMix64(x) for x in seeds[:n]], SplitMix64(seeds[n]), expired)
+        if wins is None:
+            return None
+        row.append(wins[seat])
+    return row
+
+
+def compiled_round(world: GCBCState, cands: tuple[Action, ...], seat: int, seed: int,
+                   expired: Expired | None) -> list[float] | None:
+    """As :func:`python_round` on the compiled rules and policy (module docstring, *Compiled*): the
+    world replayed once, each candidate's rollout from a copy, all from SplitMix64(``seed``); None
+    when the time is up after a rollout (the round is dropped)."""
+    if _SIM is None or _SEARCH is None:
+        raise RuntimeError("rollout bot: the compiled kernels are not loaded")
+    sim = _SIM.GCBCRulesSim.from_actions(world.game, world.history)
+    row = []
+    for a in cands:
+        st = sim.copy()
+        st.apply(a)
+        _SEARCH.play_out(st, seed, MAX_STEPS)
+        if expired is not None and expired():
+            return None
+        row.append(float(st.returns()[seat]))  # win 1, loss 0, unfinished 1/2
+    return row
 
 
 @dataclass(frozen=True)
@@ -286,26 +349,17 @@ class RolloutBot(Bot):
                 None if seconds is None else (lambda: clock.elapsed() >= end or checkpoint()))
             belief = posterior_for(self.game, view, self.settings["belief"])
             n = self.game.num_players
+            fast = compiled()
             rounds: list[tuple[float, ...]] = []
             draw = 0.0  # seconds the last world took to draw
             while end - clock.elapsed() > draw and not checkpoint():
                 before = clock.elapsed()
                 world: GCBCState = self.game.resample(view, np.random.default_rng(rng.next()), belief)  # type: ignore[assignment]
                 draw = clock.elapsed() - before
-                views = SeatViews(n)
-                for s in range(n):
-                    views.settle(world, s)
-                seeds = [rng.next() for _ in range(n + 1)]
-                row = []
-                for a in cands:
-                    st = world.clone()
-                    st.apply_unchecked(a)
-                    wins = rollout(st, views.copy(), [SplitMix64(x) for x in seeds[:n]], SplitMix64(seeds[n]),
-                                   expired)
-                    if wins is None:
-                        break
-                    row.append(wins[self.seat])
-                if len(row) < len(cands):  # the time ran out in this round: it is dropped
+                seeds = [rng.next() for _ in range(n + 1)]  # both paths: the same worlds for a seed
+                row = (compiled_round(world, cands, self.seat, seeds[n], expired) if fast else
+                       python_round(world, cands, self.seat, seeds, expired))
+                if row is None:  # the time ran out in this round: it is dropped
                     break
                 rounds.append(tuple(row))
                 if len(rounds) >= max_rounds:
