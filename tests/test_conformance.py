@@ -192,8 +192,8 @@ def test_police07_variants_are_the_rulebook_variants() -> None:
         "all": {"voluntary_show": True, "unlimited_tickets": True, "free_start": True},
     }
     assert dict(variants(solver.games.spec("gcbc"))) == {"plain": {}, "deck=4th": {"deck": "4th"}}
-    # as the old files marked them: GCBC's and LineUp's rules are Python only, Police 07's are compiled
-    assert [compiled_rules(name) for name in ("police07", "gcbc", "lineup")] == [True, False, False]
+    # Police 07's and (since issue 35) GCBC's rules have compiled twins; LineUp's are Python only
+    assert [compiled_rules(name) for name in ("police07", "gcbc", "lineup")] == [True, True, False]
 
 
 def test_a_registered_toy_game_is_picked_up(monkeypatch: pytest.MonkeyPatch) -> None:
